@@ -1,0 +1,1 @@
+"""Compiled kernels, built from csrc/*.pyx by setup.py."""

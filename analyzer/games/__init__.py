@@ -1,0 +1,63 @@
+"""The registry of games. Each game module defines a :class:`Game`: its rule presets with the
+defaults of shared/rules/<game>.md, the validation of rule options, and the analyses its compiled
+kernels offer. The runner, the CLI and the reports find games only through this registry."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """One thing a game can simulate. `kernel(bit_generators, n_deals, rules)` plays one shard and
+    returns integer counters (a dict of int64 arrays) that add up exactly across shards;
+    bit_generators[0] deals the cards, the others feed the strategies."""
+
+    name: str
+    description: str
+    kernel: Callable[[list, int, dict], dict[str, np.ndarray]]
+    streams: int = 1
+
+
+@dataclass(frozen=True)
+class Game:
+    name: str
+    title: str
+    presets: Mapping[str, Mapping[str, Any]]
+    validate_option: Callable[[str, Any], Any]
+    analyses: Mapping[str, Analysis] = field(default_factory=dict)
+
+    def resolve_rules(self, preset: str, overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """The preset's options with validated overrides applied."""
+        if preset not in self.presets:
+            raise ValueError(f"unknown {self.name} rules preset {preset!r}; choose one of {', '.join(self.presets)}")
+        rules = dict(self.presets[preset])
+        for key, value in (overrides or {}).items():
+            if key not in rules:
+                raise ValueError(f"unknown {self.name} rule option {key!r}; known options: {', '.join(sorted(rules))}")
+            rules[key] = self.validate_option(key, value)
+        return rules
+
+    def analysis(self, name: str) -> Analysis:
+        if name not in self.analyses:
+            raise ValueError(f"{self.name} has no analysis {name!r}; choose one of {', '.join(self.analyses)}")
+        return self.analyses[name]
+
+
+def _registry() -> dict[str, Game]:
+    from . import piquet
+
+    return {g.name: g for g in (piquet.GAME,)}
+
+
+def get_game(name: str) -> Game:
+    games = _registry()
+    if name not in games:
+        raise ValueError(f"unknown game {name!r}; choose one of {', '.join(games)}")
+    return games[name]
+
+
+def game_names() -> list[str]:
+    return list(_registry())

@@ -1,0 +1,203 @@
+"""Runs a simulation: a frozen config cut into fixed-size shards, each seeded on its own, executed
+on any ``concurrent.futures.Executor`` and merged as the shards complete.
+
+Reproducibility rests on two facts: shard ``i`` always covers the same deals, whatever the number
+of workers (the shard size is part of the config), and it draws its random numbers from
+``PCG64(SeedSequence(seed, spawn_key=(i, stream)))`` — stream 0 deals the cards, streams 1.. feed
+the strategies. The kernels return integer counters, so merging is exact in any order.
+"""
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import time
+from concurrent.futures import Executor, FIRST_COMPLETED, ProcessPoolExecutor, ThreadPoolExecutor, wait
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+import numpy as np
+from tqdm import tqdm
+
+from . import __version__
+from .games import get_game
+
+DEFAULT_SHARD_SIZE = 200_000
+BACKENDS = ("threads", "processes")
+
+
+def _freeze(overrides: Mapping[str, Any] | None) -> tuple:
+    items = []
+    for key, value in sorted((overrides or {}).items()):
+        items.append((key, tuple(value) if isinstance(value, list) else value))
+    return tuple(items)
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    """What to simulate. Validated on construction; ``resolved()`` is what outputs carry."""
+
+    game: str
+    analysis: str
+    rules: str
+    deals: int
+    seed: int
+    overrides: tuple = ()
+    shard_size: int = DEFAULT_SHARD_SIZE
+
+    def __post_init__(self):
+        if not isinstance(self.overrides, tuple):
+            object.__setattr__(self, "overrides", _freeze(self.overrides))
+        for name in ("deals", "seed", "shard_size"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+                raise ValueError(f"{name} must be an integer, got {value!r}")
+        if self.deals <= 0:
+            raise ValueError(f"the number of deals must be positive, got {self.deals}")
+        if self.seed < 0:
+            raise ValueError(f"the seed must be a non-negative integer, got {self.seed}")
+        if self.shard_size <= 0:
+            raise ValueError(f"the shard size must be positive, got {self.shard_size}")
+        game = get_game(self.game)
+        game.analysis(self.analysis)
+        game.resolve_rules(self.rules, dict(self.overrides))
+
+    @property
+    def rule_options(self) -> dict[str, Any]:
+        return get_game(self.game).resolve_rules(self.rules, dict(self.overrides))
+
+    @property
+    def n_shards(self) -> int:
+        return -(-self.deals // self.shard_size)
+
+    def shard_deals(self, index: int) -> int:
+        return min(self.shard_size, self.deals - index * self.shard_size)
+
+    def resolved(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "analysis": self.analysis,
+            "rules": self.rules,
+            "overrides": dict(self.overrides),
+            "rule_options": self.rule_options,
+            "deals": self.deals,
+            "seed": self.seed,
+            "shard_size": self.shard_size,
+            "version": __version__,
+        }
+
+
+def shard_bit_generators(seed: int, shard: int, streams: int) -> list[np.random.PCG64]:
+    """The bit generators of one shard: stream 0 deals, the others feed the strategies."""
+    return [np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(shard, stream))) for stream in range(streams)]
+
+
+def run_shard(config: RunConfig, index: int) -> dict[str, np.ndarray]:
+    """Play shard `index` of a run (a top-level function so that process pools can pickle it)."""
+    analysis = get_game(config.game).analysis(config.analysis)
+    bit_generators = shard_bit_generators(config.seed, index, analysis.streams)
+    return analysis.kernel(bit_generators, config.shard_deals(index), config.rule_options)
+
+
+def merge_counters(total: dict[str, np.ndarray] | None, part: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+    if total is None:
+        return {k: np.array(v, dtype=np.int64, copy=True) for k, v in part.items()}
+    for k, v in part.items():
+        total[k] += v
+    return total
+
+
+@dataclass
+class RunResult:
+    config: RunConfig
+    counters: dict[str, np.ndarray]
+    shards_done: tuple[int, ...]
+    elapsed: float
+    workers: int = 1
+    backend: str = "threads"
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def deals_done(self) -> int:
+        return sum(self.config.shard_deals(i) for i in self.shards_done)
+
+    @property
+    def complete(self) -> bool:
+        return len(self.shards_done) == self.config.n_shards
+
+    def metadata(self) -> dict[str, Any]:
+        return {
+            **self.config.resolved(),
+            "deals_done": self.deals_done,
+            "complete": self.complete,
+            "elapsed_seconds": round(self.elapsed, 3),
+            "workers": self.workers,
+            "backend": self.backend,
+        }
+
+
+def _ignore_sigint():
+    # Worker processes leave Ctrl-C to the parent, which cancels the remaining shards.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def make_executor(backend: str, workers: int) -> Executor:
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
+    if workers < 1:
+        raise ValueError(f"workers must be at least 1, got {workers}")
+    if backend == "threads":
+        return ThreadPoolExecutor(max_workers=workers, thread_name_prefix="kozyr-shard")
+    return ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint)
+
+
+def default_workers() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
+def run(config: RunConfig, workers: int = 1, backend: str = "threads", executor: Executor | None = None,
+        progress: bool | None = None, shards: list[int] | None = None) -> RunResult:
+    """Run the shards of `config` (all, or the listed ones) and merge their counters.
+
+    Ctrl-C cancels the shards not yet started, waits for the running ones and returns what was
+    completed (``result.complete`` is then False); nothing finished is thrown away."""
+    todo = list(range(config.n_shards)) if shards is None else list(shards)
+    own_executor = executor is None
+    if own_executor:
+        executor = make_executor(backend, workers)
+    if progress is None:
+        progress = sys.stderr.isatty()
+    bar = tqdm(total=sum(config.shard_deals(i) for i in todo), unit="deal", unit_scale=True,
+               disable=not progress, delay=1.0, file=sys.stderr, desc=f"{config.game} {config.analysis}")
+    counters, done = None, []
+    start = time.perf_counter()
+    pending = {}
+    try:
+        pending = {executor.submit(run_shard, config, i): i for i in todo}
+        while pending:
+            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in finished:
+                index = pending.pop(future)
+                counters = merge_counters(counters, future.result())
+                done.append(index)
+                bar.update(config.shard_deals(index))
+    except KeyboardInterrupt:
+        for future in pending:
+            future.cancel()
+        # Shards already running finish (a kernel cannot be stopped half way); keep them.
+        for future, index in pending.items():
+            if not future.cancelled():
+                try:
+                    counters = merge_counters(counters, future.result())
+                    done.append(index)
+                except Exception:  # a process worker torn down by the interrupt
+                    pass
+    finally:
+        bar.close()
+        if own_executor:
+            executor.shutdown(wait=True, cancel_futures=True)
+    if counters is None:  # interrupted before any shard finished: zeroed counters of the right shape
+        analysis = get_game(config.game).analysis(config.analysis)
+        counters = analysis.kernel(shard_bit_generators(config.seed, 0, analysis.streams), 0, config.rule_options)
+    return RunResult(config, counters, tuple(sorted(done)), time.perf_counter() - start,
+                     workers=workers, backend=backend if own_executor else type(executor).__name__)
