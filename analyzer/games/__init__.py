@@ -28,6 +28,8 @@ class Game:
     presets: Mapping[str, Mapping[str, Any]]
     validate_option: Callable[[str, Any], Any]
     analyses: Mapping[str, Analysis] = field(default_factory=dict)
+    # report(ctx) -> list of report.Section: the runs and tables of this game's analysis report
+    report: Callable[[Any], list] | None = None
 
     def resolve_rules(self, preset: str, overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """The preset's options with validated overrides applied."""

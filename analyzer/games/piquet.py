@@ -88,6 +88,7 @@ GAME = Game(
             _declarations_kernel,
         ),
     },
+    report=lambda ctx: build_report(ctx),
 )
 
 
@@ -230,7 +231,9 @@ def odds_table(counters: dict[str, np.ndarray], rules: dict[str, Any], with_exac
         mean, low, high = mean_interval(total, total_sq, count)
         rows.append(dict(section="declarations", event="mean declaration total", player=who, count=np.nan,
                          n=count, estimate=mean, ci_low=low, ci_high=high, exact=np.nan))
-    return pd.DataFrame(rows)
+    table = pd.DataFrame(rows)
+    table["count"] = table["count"].astype("Int64")
+    return table
 
 
 # ---------------------------------------------------------------------------------------------
@@ -334,3 +337,88 @@ def explain_declarations(result: DeclarationResult) -> str:
     if not (result.elder.repik or result.younger.repik):
         lines.append("No repik.")
     return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------------------------
+# Report
+
+REPORT_DEALS = 10_000_000
+KEY_EVENTS = ("carte blanche", "at least one quatorze", "point length >= 6", "sequence >= 5",
+              "uncontested value >= 30", "declaration total = 0", "repik")
+
+
+def build_report(ctx) -> list:
+    from ..report import Section
+    import matplotlib.pyplot as plt
+
+    sections, tables, results = [], {}, {}
+    for preset in PRESETS:
+        result = ctx.run("piquet", "declarations", preset, REPORT_DEALS)
+        results[preset] = result
+        tables[preset] = odds_table(result.counters, result.config.rule_options)
+    summary = []
+    for preset, df in tables.items():
+        for event in KEY_EVENTS:
+            for _, row in df[(df.event == event) & (df.player.isin(PLAYERS))].iterrows():
+                summary.append(dict(rules=preset, **row.drop("section").to_dict()))
+    sections.append(Section(
+        "Piquet: declarations on the dealt hands",
+        "Both players keep their dealt 12 cards (no exchange) and declare in full. Hand events are "
+        "per player; `exact` comes from exact counting over all C(32,12) hands. The repik rates are "
+        "the no-exchange figures of rules/piquet.md §14.4 (ru_seed 0.05240, classic 0.002701 per "
+        "player, by an independent simulation).",
+        tables=[("Key events by preset", pd.DataFrame(summary))]
+               + [(f"All events, {preset}", df) for preset, df in tables.items()],
+    ))
+    fig, ax = plt.subplots(figsize=(8, 4))
+    for preset, result in results.items():
+        hist = result.counters["total_hist"][0]
+        n = hist.sum()
+        top = int(np.nonzero(hist)[0].max()) + 1
+        ax.step(np.arange(top), hist[:top] / n, where="mid", label=f"{preset} (elder)")
+    ax.set_xlabel("declaration total of a player (dealt hand, no exchange)")
+    ax.set_ylabel("probability")
+    ax.set_yscale("log")
+    ax.axvline(30, color="grey", lw=0.8, ls="--")
+    ax.legend()
+    sections[0].figures.append(("Distribution of the elder's declaration total; the dashed line is "
+                                "the repik threshold of 30.", fig))
+    return sections
+
+
+# ---------------------------------------------------------------------------------------------
+# Command line: kozyr piquet odds | explain
+
+def register_cli(sub) -> None:
+    from .. import cli
+
+    odds = sub.add_parser("odds", help="declaration odds on the dealt hands (no exchange)")
+    cli.add_run_options(odds, "piquet", default_deals=1_000_000)
+    odds.add_argument("--no-exact", action="store_true", help="skip the exact values (saves ~2 s)")
+    odds.set_defaults(handler=_cmd_odds)
+
+    explain = sub.add_parser("explain", help="score the declarations of two given hands")
+    explain.add_argument("--elder", required=True, help='12 cards, e.g. "AS KS QS ..."')
+    explain.add_argument("--younger", required=True, help="12 cards")
+    explain.add_argument("--rules", default="ru_seed", choices=list(PRESETS))
+    explain.add_argument("--set", dest="overrides", type=cli.option, action="append", default=[], metavar="KEY=VALUE")
+    explain.add_argument("--json", action="store_true")
+    explain.set_defaults(handler=_cmd_explain)
+
+
+def _cmd_odds(args) -> int:
+    from .. import cli
+
+    result = cli.execute(args, "piquet", "declarations")
+    table = odds_table(result.counters, result.config.rule_options, with_exact=not args.no_exact)
+    cli.emit_table(args, result, table)
+    return 0 if result.complete else cli.EXIT_INTERRUPTED
+
+
+def _cmd_explain(args) -> int:
+    import json
+    from dataclasses import asdict
+
+    result = score_declarations(args.elder, args.younger, args.rules, **dict(args.overrides))
+    print(json.dumps(asdict(result), indent=2) if args.json else result.explain())
+    return 0

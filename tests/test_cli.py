@@ -1,0 +1,69 @@
+import json
+import subprocess
+import sys
+import tempfile
+
+import pandas as pd
+import pytest
+
+from analyzer.cli import main
+
+TV5 = ("AS AH AD AC JS JH JD JC TS TH TD 7C", "KS KH KD KC QS QH QD QC TC 9S 9H 9D")
+
+
+def kozyr(*args, cwd=None):
+    # Run outside the source tree so the installed (compiled) package is the one imported.
+    proc = subprocess.run([sys.executable, "-m", "analyzer", *args], capture_output=True, text=True, timeout=300,
+                          cwd=cwd or tempfile.gettempdir())
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def test_odds_table_json_and_csv(tmp_path, capsys):
+    csv = tmp_path / "odds.csv"
+    assert main(["piquet", "odds", "--deals", "50000", "--seed", "3", "--workers", "2", "--json", "--csv", str(csv)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["run"]["deals"] == 50000 and data["run"]["seed"] == 3 and data["run"]["rule_options"]["seq_values"]
+    table = pd.read_csv(csv)
+    assert {"event", "player", "estimate", "ci_low", "ci_high", "exact", "n"} <= set(table.columns)
+    assert len(table) == len(data["table"])
+    row = table[(table.event == "carte blanche") & (table.player == "elder")].iloc[0]
+    assert row.ci_low <= row.estimate <= row.ci_high and row.exact == pytest.approx(323 / 578956)
+
+
+def test_odds_text_is_reproducible(capsys):
+    args = ["piquet", "odds", "--deals", "30000", "--seed", "8", "--rules", "classic", "--no-exact"]
+    main(args + ["--workers", "1"])
+    first = capsys.readouterr().out
+    main(args + ["--workers", "2", "--backend", "processes"])
+    assert capsys.readouterr().out == first
+    assert "rules classic" in first and "30,000 deals" in first
+
+
+def test_explain_prints_breakdown(capsys):
+    assert main(["piquet", "explain", "--elder", TV5[0], "--younger", TV5[1]]) == 0
+    out = capsys.readouterr().out
+    assert "Repik for elder: 34 + 60 = 94" in out and "four aces" in out
+    assert main(["piquet", "explain", "--elder", TV5[0], "--younger", TV5[1], "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["elder"]["total"] == 34 and data["elder"]["repik"] is True
+
+
+@pytest.mark.parametrize("args,message", [
+    (["piquet", "odds", "--deals", "0"], "positive"),
+    (["piquet", "odds", "--deals", "many"], "not a number"),
+    (["piquet", "odds", "--rules", "russian"], "invalid choice"),
+    (["piquet", "odds", "--set", "bogus=1", "--deals", "10"], "unknown piquet rule option 'bogus'"),
+    (["piquet", "odds", "--set", "novalue", "--deals", "10"], "KEY=VALUE"),
+    (["piquet", "odds", "--workers", "0", "--deals", "10"], "workers"),
+    (["piquet", "odds", "--seed", "-4"], "non-negative"),
+    (["piquet", "explain", "--elder", "AS KS QX", "--younger", TV5[1]], "malformed card 'QX'"),
+    (["piquet", "explain", "--elder", TV5[0], "--younger", TV5[0]], "in both"),
+    (["piquet", "explain", "--elder", TV5[0], "--younger", "AS"], "younger hand has 1 cards"),
+    (["chess"], "invalid choice"),
+])
+def test_user_errors_are_one_line(args, message):
+    code, out, err = kozyr(*args)
+    assert code == 2
+    assert "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1, err
+    assert message in err
