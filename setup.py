@@ -1,7 +1,8 @@
 """Builds csrc/*.pyx into analyzer._core.<name>; everything else lives in pyproject.toml.
 
 KOZYR_DEBUG=1 turns on bounds, wraparound and initialisation checks; KOZYR_ANNOTATE=1 writes
-Cython's annotated HTML next to each .pyx.
+Cython's annotated HTML next to each .pyx; KOZYR_MODULES=core,piquet builds only those modules
+(handy with `python setup.py build_ext --inplace` while another module is being edited).
 """
 import os
 import platform
@@ -27,6 +28,7 @@ extensions = [
         extra_compile_args=compile_args,
     )
     for pyx in sorted(Path("csrc").glob("*.pyx"))
+    if not os.environ.get("KOZYR_MODULES") or pyx.stem in os.environ["KOZYR_MODULES"].split(",")
 ]
 
 setup(
