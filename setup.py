@@ -19,22 +19,23 @@ compile_args = ["-O3"]
 if platform.machine() in ("x86_64", "AMD64"):
     compile_args.append("-mpopcnt")  # every x86-64 CPU since 2008; the other paths stay portable
 
+# A kernel is csrc/<game>.pyx, or csrc/<game>/<game>.pyx with its .pxd parts beside it.
 extensions = [
     Extension(
         f"analyzer._core.{pyx.stem}",
         [str(pyx)],
-        include_dirs=[numpy.get_include(), "csrc"],
+        include_dirs=[numpy.get_include(), "csrc", str(pyx.parent)],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_2_0_API_VERSION")],
         extra_compile_args=compile_args,
     )
-    for pyx in sorted(Path("csrc").glob("*.pyx"))
+    for pyx in sorted(Path("csrc").glob("*.pyx")) + sorted(Path("csrc").glob("*/*.pyx"))
     if not os.environ.get("KOZYR_MODULES") or pyx.stem in os.environ["KOZYR_MODULES"].split(",")
 ]
 
 setup(
     ext_modules=cythonize(
         extensions,
-        include_path=["csrc"],
+        include_path=["csrc"] + [str(d) for d in Path("csrc").iterdir() if d.is_dir()],
         annotate=ANNOTATE,
         compiler_directives={
             "language_level": 3,
