@@ -8,6 +8,7 @@ the strategies. The kernels return integer counters, so merging is exact in any 
 """
 from __future__ import annotations
 
+import dataclasses
 import os
 import signal
 import sys
@@ -44,10 +45,13 @@ class RunConfig:
     seed: int
     overrides: tuple = ()
     shard_size: int = DEFAULT_SHARD_SIZE
+    strategies: tuple = ()      # (role, strategy name) pairs; roles not given take their default
 
     def __post_init__(self):
         if not isinstance(self.overrides, tuple):
             object.__setattr__(self, "overrides", _freeze(self.overrides))
+        if not isinstance(self.strategies, tuple):
+            object.__setattr__(self, "strategies", _freeze(self.strategies))
         for name in ("deals", "seed", "shard_size"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
@@ -59,12 +63,16 @@ class RunConfig:
         if self.shard_size <= 0:
             raise ValueError(f"the shard size must be positive, got {self.shard_size}")
         game = get_game(self.game)
-        game.analysis(self.analysis)
+        game.analysis(self.analysis).resolve_strategies(dict(self.strategies))
         game.resolve_rules(self.rules, dict(self.overrides))
 
     @property
     def rule_options(self) -> dict[str, Any]:
         return get_game(self.game).resolve_rules(self.rules, dict(self.overrides))
+
+    @property
+    def strategy_names(self) -> dict[str, str]:
+        return get_game(self.game).analysis(self.analysis).resolve_strategies(dict(self.strategies))
 
     @property
     def n_shards(self) -> int:
@@ -80,6 +88,7 @@ class RunConfig:
             "rules": self.rules,
             "overrides": dict(self.overrides),
             "rule_options": self.rule_options,
+            "strategies": self.strategy_names,
             "deals": self.deals,
             "seed": self.seed,
             "shard_size": self.shard_size,
@@ -92,11 +101,15 @@ def shard_bit_generators(seed: int, shard: int, streams: int) -> list[np.random.
     return [np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(shard, stream))) for stream in range(streams)]
 
 
-def run_shard(config: RunConfig, index: int) -> dict[str, np.ndarray]:
-    """Play shard `index` of a run (a top-level function so that process pools can pickle it)."""
+def run_shard(config: RunConfig, index: int, n_deals: int | None = None) -> dict[str, np.ndarray]:
+    """Play shard `index` of a run (a top-level function so that process pools can pickle it);
+    `n_deals` = 0 gives the zeroed counters of the analysis."""
     analysis = get_game(config.game).analysis(config.analysis)
     bit_generators = shard_bit_generators(config.seed, index, analysis.streams)
-    return analysis.kernel(bit_generators, config.shard_deals(index), config.rule_options)
+    n = config.shard_deals(index) if n_deals is None else n_deals
+    if analysis.strategies:
+        return analysis.kernel(bit_generators, n, config.rule_options, config.strategy_names)
+    return analysis.kernel(bit_generators, n, config.rule_options)
 
 
 def merge_counters(total: dict[str, np.ndarray] | None, part: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
@@ -197,7 +210,6 @@ def run(config: RunConfig, workers: int = 1, backend: str = "threads", executor:
         if own_executor:
             executor.shutdown(wait=True, cancel_futures=True)
     if counters is None:  # interrupted before any shard finished: zeroed counters of the right shape
-        analysis = get_game(config.game).analysis(config.analysis)
-        counters = analysis.kernel(shard_bit_generators(config.seed, 0, analysis.streams), 0, config.rule_options)
+        counters = run_shard(dataclasses.replace(config, deals=config.shard_size), 0, n_deals=0)
     return RunResult(config, counters, tuple(sorted(done)), time.perf_counter() - start,
                      workers=workers, backend=backend if own_executor else type(executor).__name__)

@@ -13,12 +13,29 @@ import numpy as np
 class Analysis:
     """One thing a game can simulate. `kernel(bit_generators, n_deals, rules)` plays one shard and
     returns integer counters (a dict of int64 arrays) that add up exactly across shards;
-    bit_generators[0] deals the cards, the others feed the strategies."""
+    bit_generators[0] deals the cards, the others feed the strategies.
+
+    An analysis that plays with chosen strategies lists them in `strategies`: a mapping from a role
+    (e.g. "elder_play") to the names it accepts, the first being the default. Its kernel is then
+    called as `kernel(bit_generators, n_deals, rules, strategies)` with a complete role -> name dict."""
 
     name: str
     description: str
-    kernel: Callable[[list, int, dict], dict[str, np.ndarray]]
+    kernel: Callable[..., dict[str, np.ndarray]]
     streams: int = 1
+    strategies: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def resolve_strategies(self, chosen: Mapping[str, str] | None = None) -> dict[str, str]:
+        """Every role's strategy: the chosen ones, validated, and the defaults for the rest."""
+        resolved = {role: names[0] for role, names in self.strategies.items()}
+        for role, name in (chosen or {}).items():
+            if role not in self.strategies:
+                known = ", ".join(self.strategies) or "none"
+                raise ValueError(f"analysis {self.name!r} has no strategy role {role!r}; roles: {known}")
+            if name not in self.strategies[role]:
+                raise ValueError(f"unknown {role} strategy {name!r}; choose one of {', '.join(self.strategies[role])}")
+            resolved[role] = name
+        return resolved
 
 
 @dataclass(frozen=True)
