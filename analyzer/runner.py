@@ -8,7 +8,6 @@ the strategies. The kernels return integer counters, so merging is exact in any 
 """
 from __future__ import annotations
 
-import dataclasses
 import os
 import signal
 import sys
@@ -210,6 +209,6 @@ def run(config: RunConfig, workers: int = 1, backend: str = "threads", executor:
         if own_executor:
             executor.shutdown(wait=True, cancel_futures=True)
     if counters is None:  # interrupted before any shard finished: zeroed counters of the right shape
-        counters = run_shard(dataclasses.replace(config, deals=config.shard_size), 0, n_deals=0)
+        counters = run_shard(config, 0, n_deals=0)
     return RunResult(config, counters, tuple(sorted(done)), time.perf_counter() - start,
                      workers=workers, backend=backend if own_executor else type(executor).__name__)
