@@ -14,7 +14,7 @@ import sys
 import time
 from concurrent.futures import Executor, FIRST_COMPLETED, ProcessPoolExecutor, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 import numpy as np
 from tqdm import tqdm
@@ -111,6 +111,12 @@ def run_shard(config: RunConfig, index: int, n_deals: int | None = None) -> dict
     return analysis.kernel(bit_generators, n, config.rule_options)
 
 
+def _run_shard_timed(config: RunConfig, index: int) -> tuple[dict[str, np.ndarray], float]:
+    start = time.perf_counter()
+    counters = run_shard(config, index)
+    return counters, time.perf_counter() - start
+
+
 def merge_counters(total: dict[str, np.ndarray] | None, part: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
     if total is None:
         return {k: np.array(v, dtype=np.int64, copy=True) for k, v in part.items()}
@@ -145,6 +151,7 @@ class RunResult:
             "elapsed_seconds": round(self.elapsed, 3),
             "workers": self.workers,
             "backend": self.backend,
+            **self.extra,
         }
 
 
@@ -168,9 +175,12 @@ def default_workers() -> int:
 
 
 def run(config: RunConfig, workers: int = 1, backend: str = "threads", executor: Executor | None = None,
-        progress: bool | None = None, shards: list[int] | None = None) -> RunResult:
+        progress: bool | None = None, shards: list[int] | None = None,
+        on_shard: Callable[[int, dict[str, np.ndarray], float], None] | None = None) -> RunResult:
     """Run the shards of `config` (all, or the listed ones) and merge their counters.
 
+    ``on_shard(index, counters, seconds)`` is called in the calling thread as each shard completes,
+    before it is merged (the results store commits the shard there).
     Ctrl-C cancels the shards not yet started, waits for the running ones and returns what was
     completed (``result.complete`` is then False); nothing finished is thrown away."""
     todo = list(range(config.n_shards)) if shards is None else list(shards)
@@ -185,12 +195,15 @@ def run(config: RunConfig, workers: int = 1, backend: str = "threads", executor:
     start = time.perf_counter()
     pending = {}
     try:
-        pending = {executor.submit(run_shard, config, i): i for i in todo}
+        pending = {executor.submit(_run_shard_timed, config, i): i for i in todo}
         while pending:
             finished, _ = wait(pending, return_when=FIRST_COMPLETED)
             for future in finished:
                 index = pending.pop(future)
-                counters = merge_counters(counters, future.result())
+                part, seconds = future.result()
+                if on_shard is not None:
+                    on_shard(index, part, seconds)
+                counters = merge_counters(counters, part)
                 done.append(index)
                 bar.update(config.shard_deals(index))
     except KeyboardInterrupt:
@@ -200,10 +213,13 @@ def run(config: RunConfig, workers: int = 1, backend: str = "threads", executor:
         for future, index in pending.items():
             if not future.cancelled():
                 try:
-                    counters = merge_counters(counters, future.result())
-                    done.append(index)
+                    part, seconds = future.result()
                 except Exception:  # a process worker torn down by the interrupt
-                    pass
+                    continue
+                if on_shard is not None:
+                    on_shard(index, part, seconds)
+                counters = merge_counters(counters, part)
+                done.append(index)
     finally:
         bar.close()
         if own_executor:
