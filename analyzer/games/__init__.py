@@ -66,9 +66,9 @@ class Game:
 
 
 def _registry() -> dict[str, Game]:
-    from . import piquet
+    from . import piquet, square, klabor
 
-    return {g.name: g for g in (piquet.GAME,)}
+    return {g.name: g for g in (piquet.GAME, square.GAME, klabor.GAME)}
 
 
 def get_game(name: str) -> Game:
