@@ -1,0 +1,679 @@
+"""Two-handed klabor (klaberjass), shared/rules/klabor.md: rule options (the defaults of §8 and
+the alternatives), strategies, the analyses (sequence and bella odds against the exact values of
+§10, single deals, bidding thresholds, games to 501), the single-deal API and the report.
+
+Strategy settings travel with the rule options (the runner carries one option dict): ``threshold``
+(bidding strength both players need to take or name a trump), ``play`` (greedy | pimc | random),
+``pimc_samples`` and ``opponent_threshold`` (the baseline opponent of the thresholds analysis).
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from itertools import product
+from math import comb
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy.stats import norm
+
+from .._core import klabor as core
+from ..cards import PIQUET32, SUIT_CHARS, Cards, check_disjoint, parse_card
+from ..stats import histogram_moments, mean_interval, wilson
+from . import Analysis, Game
+
+DECK = PIQUET32            # natural order 7 8 9 T J Q K A inside a lane: the kernel's layout
+SEATS = ("elder", "dealer")
+ROUNDS = ("turned", "named")
+CARD_POINTS_TRUMP = {"J": 20, "9": 14, "A": 11, "T": 10, "K": 4, "Q": 3, "8": 0, "7": 0}
+CARD_POINTS_PLAIN = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0, "8": 0, "7": 0}
+
+DEFAULTS: dict[str, Any] = dict(
+    must_head_trump=True,       # §8 #1
+    tie="bait",                 # §8 #2
+    seq_tie="none",             # §8 #3
+    long_runs="50",             # §8 #4
+    dix_swap="always",          # §8 #5 (the swap is optional; strategies always take it)
+    dix_value=0,                # §8 #5
+    schmeiss=False,             # §8 #6
+    next_dealer="alternate",    # §8 #7
+    bella_policy="always",      # §8 #8
+    no_trick_no_melds=False,    # §6 variant
+    show_bottom_card=True,      # §3: information only (pimc treats it as a known card)
+    target=501,                 # §7
+    threshold=50,
+    play="greedy",
+    pimc_samples=12,
+    opponent_threshold=50,
+)
+PRESETS: dict[str, dict[str, Any]] = {
+    "standard": dict(DEFAULTS),
+    "seed_literal": dict(DEFAULTS, must_head_trump=False),   # the seed names no heading duty
+}
+_CHOICES = {
+    "tie": ("bait", "half", "carry"),
+    "seq_tie": ("none", "elder"),
+    "long_runs": ("50", "split"),
+    "dix_swap": ("always", "never"),
+    "next_dealer": ("alternate", "winner", "loser"),
+    "bella_policy": ("always", "strategic"),
+    "play": core.PLAY_STRATEGIES,
+}
+_BOOLS = ("must_head_trump", "schmeiss", "no_trick_no_melds", "show_bottom_card")
+_LIMITS = {"target": (1, 5000), "threshold": (0, 200), "opponent_threshold": (0, 200), "pimc_samples": (1, 500)}
+_DIX_VALUES = (0, 10)
+
+
+def _int(key: str, value: Any, low: int, high: int) -> int:
+    text = str(value).strip()
+    if isinstance(value, bool) or not text.lstrip("-").isdigit() or not low <= int(text) <= high:
+        raise ValueError(f"option {key} must be an integer from {low} to {high}, got {value!r}")
+    return int(text)
+
+
+def validate_option(key: str, value: Any) -> Any:
+    """Check one option (accepts the string forms the CLI passes)."""
+    if key in _CHOICES:
+        text = str(value)
+        if text not in _CHOICES[key]:
+            raise ValueError(f"option {key} must be one of {', '.join(_CHOICES[key])}, got {value!r}")
+        return text
+    if key in _BOOLS:
+        if isinstance(value, bool):
+            return value
+        text = str(value).strip().lower()
+        if text in ("1", "true", "yes", "on"):
+            return True
+        if text in ("0", "false", "no", "off"):
+            return False
+        raise ValueError(f"option {key} must be on or off (true/false), got {value!r}")
+    if key == "dix_value":
+        number = _int(key, value, 0, 10)
+        if number not in _DIX_VALUES:
+            raise ValueError(f"option dix_value must be 0 or 10, got {value!r}")
+        return number
+    if key in _LIMITS:
+        return _int(key, value, *_LIMITS[key])
+    raise ValueError(f"unknown klabor rule option {key!r}")
+
+
+# ---------------------------------------------------------------------------------------------
+# Analyses
+
+GAME = Game(
+    name="klabor",
+    title="Klabor (klaberjass, two-handed)",
+    presets=PRESETS,
+    validate_option=validate_option,
+    analyses={
+        "odds": Analysis("odds", "Sequences and bella in the dealt 6- and 9-card hands (§10)",
+                         lambda g, n, rules: core.odds_shard(g, n, rules)),
+        "deals": Analysis("deals", "Single deals played out: bidding, baits, points per deal",
+                          lambda g, n, rules: core.deals_shard(g, n, rules), streams=2),
+        "thresholds": Analysis("thresholds", "Bidding thresholds on duplicate deals against a baseline opponent",
+                               lambda g, n, rules: core.thresholds_shard(g, n, rules), streams=2),
+        "games": Analysis("games", "Whole games to the target (one 'deal' of the run = one game)",
+                          lambda g, n, rules: core.games_shard(g, n, rules), streams=2),
+    },
+    report=lambda ctx: build_report(ctx),
+)
+
+
+# ---------------------------------------------------------------------------------------------
+# Exact values of §10, computed by counting suit patterns
+
+def _longest(m: int) -> int:
+    best = run = 0
+    for i in range(8):
+        run = run + 1 if m >> i & 1 else 0
+        best = max(best, run)
+    return best
+
+
+def _p_one_hand_no_run(length: int, n: int) -> Fraction:
+    """P(no run >= length in an n-card hand): suits are independent given their sizes."""
+    per = [0] * 9
+    for m in range(256):
+        if _longest(m) < length:
+            per[bin(m).count("1")] += 1
+    poly = [1] + [0] * n
+    for _ in range(4):
+        poly = [sum(poly[i] * per[j - i] for i in range(j + 1) if j - i <= 8) for j in range(n + 1)]
+    return Fraction(poly[n], comb(32, n))
+
+
+def _two_hand_counts(length: int) -> dict[tuple[bool, bool], int]:
+    """Ordered pairs of disjoint 9-card hands counted by (A has a run >= length, B has one)."""
+    per_suit: dict[tuple[int, int, bool, bool], int] = defaultdict(int)
+    for owners in product(range(3), repeat=8):      # 0 = hand A, 1 = hand B, 2 = elsewhere
+        a = sum(1 << r for r, o in enumerate(owners) if o == 0)
+        b = sum(1 << r for r, o in enumerate(owners) if o == 1)
+        per_suit[(bin(a).count("1"), bin(b).count("1"), _longest(a) >= length, _longest(b) >= length)] += 1
+    states: dict[tuple[int, int, bool, bool], int] = {(0, 0, False, False): 1}
+    for _ in range(4):
+        nxt: dict[tuple[int, int, bool, bool], int] = defaultdict(int)
+        for (na, nb, fa, fb), ways in states.items():
+            for (sa, sb, ga, gb), count in per_suit.items():
+                if na + sa <= 9 and nb + sb <= 9:
+                    nxt[(na + sa, nb + sb, fa or ga, fb or gb)] += ways * count
+        states = nxt
+    out: dict[tuple[bool, bool], int] = defaultdict(int)
+    for (na, nb, fa, fb), ways in states.items():
+        if na == nb == 9:
+            out[(fa, fb)] += ways
+    return out
+
+
+@lru_cache(maxsize=None)
+def exact_odds() -> dict[str, Fraction]:
+    """The exact probabilities of §10, by event name (the names the odds table uses)."""
+    pairs = comb(32, 9) * comb(23, 9)
+    run3, run4 = _two_hand_counts(3), _two_hand_counts(4)
+    per_size = [0] * 9
+    for m in range(256):
+        if _longest(m) >= 3:
+            per_size[bin(m).count("1")] += 1
+    # One given suit: k of its 8 cards in the hand, the other 9 - k from the 24 others.
+    suit_run3 = Fraction(sum(per_size[k] * comb(24, 9 - k) for k in range(9)), comb(32, 9))
+    p6_3, p6_4 = 1 - _p_one_hand_no_run(3, 6), 1 - _p_one_hand_no_run(4, 6)
+    p9_3, p9_4 = 1 - _p_one_hand_no_run(3, 9), 1 - _p_one_hand_no_run(4, 9)
+    bella9 = Fraction(comb(30, 7), comb(32, 9))
+    return {
+        "6 cards: at least a terts": p6_3,
+        "6 cards: poltinnik (run >= 4)": p6_4,
+        "9 cards: at least a terts": p9_3,
+        "9 cards: run >= 4": p9_4,
+        "9 cards: best is exactly a terts": p9_3 - p9_4,
+        "9 cards: run >= 3 in hearts": suit_run3,
+        "6 cards: bella in hearts": Fraction(comb(30, 4), comb(32, 6)),
+        "9 cards: bella in hearts": bella9,
+        "two hands: either has bella in hearts": 2 * bella9,
+        "two hands: at least one run >= 3": Fraction(pairs - run3[(False, False)], pairs),
+        "two hands: both have run >= 3": Fraction(run3[(True, True)], pairs),
+        "two hands: at least one run >= 4": Fraction(pairs - run4[(False, False)], pairs),
+    }
+
+
+def _rate_row(event: str, count, n, exact=None, **extra) -> dict:
+    low, high = wilson(count, n)
+    return dict(**extra, event=event, count=int(count), n=int(n), estimate=count / n if n else np.nan,
+                ci_low=float(low), ci_high=float(high), exact=float(exact) if exact is not None else np.nan)
+
+
+def odds_table(counters: dict[str, np.ndarray]) -> pd.DataFrame:
+    """Sequence and bella odds: single-hand events pool both seats (n = 2 x deals)."""
+    deals = int(counters["deals"][0])
+    exact = exact_odds()
+    hand = 2 * deals
+    events = {
+        "6 cards: at least a terts": counters["longest6"][:, 3:].sum(),
+        "6 cards: poltinnik (run >= 4)": counters["longest6"][:, 4:].sum(),
+        "9 cards: at least a terts": counters["longest9"][:, 3:].sum(),
+        "9 cards: run >= 4": counters["longest9"][:, 4:].sum(),
+        "9 cards: best is exactly a terts": counters["longest9"][:, 3].sum(),
+        "9 cards: run >= 3 in hearts": counters["suit_run3_9"].sum(),
+        "6 cards: bella in hearts": counters["bella6"].sum(),
+        "9 cards: bella in hearts": counters["bella9"].sum(),
+    }
+    rows = [_rate_row(e, c, hand, exact[e]) for e, c in events.items()]
+    for event, key in (("two hands: either has bella in hearts", "either_bella9"),
+                       ("two hands: at least one run >= 3", "any_run3"),
+                       ("two hands: both have run >= 3", "both_run3"),
+                       ("two hands: at least one run >= 4", "any_run4")):
+        rows.append(_rate_row(event, counters[key][0], deals, exact[event]))
+    table = pd.DataFrame(rows)
+    table["z"] = (table.estimate - table.exact) / np.sqrt(table.exact * (1 - table.exact) / table.n)
+    return table
+
+
+def deals_table(counters: dict[str, np.ndarray]) -> pd.DataFrame:
+    """Bidding and baits on single deals: who makes, in which round, and how often he is baited."""
+    n = int(counters["deals"][0])
+    rows = [_rate_row("void deal (both pass twice)", counters["void"][0], n, who="", round="")]
+    if counters["schmeiss_annulled"][0]:
+        rows.append(_rate_row("annulled by schmeiss", counters["schmeiss_annulled"][0], n, who="", round=""))
+    for s, seat in enumerate(SEATS):
+        for r, rnd in enumerate(ROUNDS):
+            rows.append(_rate_row("maker", counters["made"][s, r], n, who=seat, round=rnd))
+    for s, seat in enumerate(SEATS):
+        for r, rnd in enumerate(ROUNDS):
+            rows.append(_rate_row("maker baited", counters["baited"][s, r], counters["made"][s, r], who=seat, round=rnd))
+    played = int(counters["made"].sum())
+    rows.append(_rate_row("maker baited", counters["baited"].sum(), played, who="any", round="any"))
+    rows.append(_rate_row("sequences decide the deal", counters["seq_decides"][0], played, who="", round=""))
+    rows.append(_rate_row("maker holds bella", counters["bella_maker"][0], played, who="", round=""))
+    rows.append(_rate_row("opponent holds bella", counters["bella_opponent"][0], played, who="", round=""))
+    rows.append(_rate_row("dix swapped", counters["dix_swaps"][0], played, who="", round=""))
+    if counters["bella_quiet"][0]:
+        rows.append(_rate_row("maker kept bella quiet", counters["bella_quiet"][0], played, who="", round=""))
+    table = pd.DataFrame(rows)
+    for role, name in ((0, "maker"), (1, "opponent")):
+        count, total, total_sq = histogram_moments(counters["score_hist"][role])
+        mean, low, high = mean_interval(total, total_sq, count)
+        table.loc[len(table)] = dict(who=name, round="", event="mean score per played deal", count=pd.NA,
+                                     n=count, estimate=mean, ci_low=low, ci_high=high, exact=np.nan)
+    mean, low, high = mean_interval(counters["seat_net"][0], counters["seat_net"][1], played)
+    table.loc[len(table)] = dict(who="elder", round="", event="elder minus dealer score per played deal",
+                                 count=pd.NA, n=played, estimate=mean, ci_low=low, ci_high=high, exact=np.nan)
+    table["count"] = table["count"].astype("Int64")
+    return table
+
+
+def thresholds_table(counters: dict[str, np.ndarray], rules: dict[str, Any]) -> pd.DataFrame:
+    """Per threshold of the hero: his bait rates by seat and round, the baseline opponent's, and
+    his net points per deal (both seats of each deal) with a paired interval of the difference
+    to the best threshold."""
+    n = int(counters["deals"][0])
+    z = norm.ppf(0.975)
+    means = counters["net_sum"] / n
+    best = int(np.argmax(means))
+    rows = []
+    for k, threshold in enumerate(core.THRESHOLDS):
+        row = dict(threshold=threshold, opponent_threshold=rules["opponent_threshold"], deals=n)
+        for s, seat in enumerate(SEATS):
+            for r, rnd in enumerate(ROUNDS):
+                made, baited = counters["made"][k, s, r], counters["baited"][k, s, r]
+                row[f"make rate {seat} {rnd}"] = made / n
+                row[f"bait rate {seat} {rnd}"] = baited / made if made else np.nan
+        made, baited = counters["made"][k].sum(), counters["baited"][k].sum()
+        low, high = wilson(baited, made)
+        row.update({"bait rate": baited / made if made else np.nan, "bait ci_low": float(low), "bait ci_high": float(high)})
+        row["opponent bait rate"] = counters["opp_baited"][k].sum() / max(counters["opp_made"][k].sum(), 1)
+        var = counters["net_cross"][k, k] / n - means[k] ** 2
+        half = z * np.sqrt(max(var, 0) * n / max(n - 1, 1) / n)
+        row.update({"net per deal pair": means[k], "net ci_low": means[k] - half, "net ci_high": means[k] + half})
+        diff = means[k] - means[best]
+        var_d = (counters["net_cross"][k, k] - 2 * counters["net_cross"][k, best] + counters["net_cross"][best, best]) / n - diff ** 2
+        half_d = z * np.sqrt(max(var_d, 0) * n / max(n - 1, 1) / n)
+        row.update({"diff to best": diff, "diff ci_low": diff - half_d, "diff ci_high": diff + half_d,
+                    "best": k == best})
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def games_table(counters: dict[str, np.ndarray]) -> pd.DataFrame:
+    """Games to the target: deals per game, who wins, margins."""
+    games = int(counters["games"][0])
+    finished = games - int(counters["unfinished"][0])
+    count, total, total_sq = histogram_moments(counters["deals_hist"])
+    mean, low, high = mean_interval(total, total_sq, count)
+    hist = counters["deals_hist"]
+    cdf = np.cumsum(hist) / max(hist.sum(), 1)
+    rows = [dict(quantity="deals per game (mean)", value=mean, ci_low=low, ci_high=high, n=count)]
+    for q in (0.1, 0.5, 0.9):
+        rows.append(dict(quantity=f"deals per game ({int(q * 100)}th percentile)",
+                         value=float(np.searchsorted(cdf, q)), ci_low=np.nan, ci_high=np.nan, n=count))
+    rows.append(dict(quantity="void deals per game", value=counters["void_deals"][0] / max(games, 1),
+                     ci_low=np.nan, ci_high=np.nan, n=games))
+    low, high = wilson(counters["winner"][0], finished)
+    rows.append(dict(quantity="first deal's elder wins the game", value=counters["winner"][0] / max(finished, 1),
+                     ci_low=float(low), ci_high=float(high), n=finished))
+    count, total, total_sq = histogram_moments(counters["margin_hist"])
+    mean, low, high = mean_interval(total, total_sq, max(count, 1))
+    rows.append(dict(quantity="winning margin (mean)", value=mean, ci_low=low, ci_high=high, n=count))
+    rows.append(dict(quantity="unfinished games", value=int(counters["unfinished"][0]), ci_low=np.nan,
+                     ci_high=np.nan, n=games))
+    return pd.DataFrame(rows)
+
+
+# ---------------------------------------------------------------------------------------------
+# Single-deal API
+
+def _suit(text: str, what: str) -> int:
+    t = str(text).strip().upper()
+    if len(t) != 1 or t not in SUIT_CHARS:
+        raise ValueError(f"{what} must be one of the suits {' '.join(SUIT_CHARS)}, got {text!r}")
+    return SUIT_CHARS.index(t)
+
+
+def _seat(text: str) -> int:
+    if text not in SEATS:
+        raise ValueError(f"maker must be 'elder' or 'dealer', got {text!r}")
+    return SEATS.index(text)
+
+
+def card_points(cards: Cards, trump: str) -> int:
+    """Card points of some cards with the given trump suit (K1: JH 9H AS TD, hearts -> 55)."""
+    t = SUIT_CHARS[_suit(trump, "trump")]
+    return sum((CARD_POINTS_TRUMP if c[1] == t else CARD_POINTS_PLAIN)[c[0]] for c in DECK.parse(cards, what="cards"))
+
+
+def trick_winner(led: str, reply: str, trump: str) -> str:
+    """The card that wins a two-card trick (legality is not checked here)."""
+    a, b = DECK.parse([led, reply], 2, "trick")
+    # A one-trick ending solved by the kernel: the leader takes the trick's points + 10 or nothing.
+    taken = core.dd_value(DECK.mask([a]), DECK.mask([b]), True, _suit(trump, "trump"), False)
+    return a if taken > 0 else b
+
+
+def _lead_wins(a: str, b: str, t: int) -> bool:
+    """Does the led card win (used to replay a sequence for an error message)?"""
+    trump = SUIT_CHARS[t]
+    order_t, order_p = "78QKTA9J", "789JQKTA"
+    if b[1] == a[1]:
+        order = order_t if a[1] == trump else order_p
+        return order.index(a[0]) > order.index(b[0])
+    return b[1] != trump
+
+
+@dataclass(frozen=True)
+class Sequences:
+    value: int                  # all runs of the hand
+    best: tuple | None          # (20 or 50, top card, in trumps) of the best run, None if none
+
+
+def sequences(hand: Cards, trump: str, rules: str = "standard", **overrides) -> Sequences:
+    """The runs of a hand (any number of cards) and its best one."""
+    options = GAME.resolve_rules(rules, overrides)
+    t = _suit(trump, "trump")
+    key, total = core.sequence_info(DECK.mask(hand, what="hand"), t, options)
+    if not key:
+        return Sequences(total, None)
+    cls, top, in_trumps = key >> 4, key >> 1 & 7, bool(key & 1)
+    return Sequences(total, (20 if cls == 1 else 50, DECK.ranks[top], in_trumps))
+
+
+@dataclass(frozen=True)
+class DealScore:
+    rules: str
+    options: dict
+    trump: str
+    maker: str
+    dix_swapped_by: str | None
+    tricks: tuple                # ((leader card, reply card, winner seat), ...)
+    sequence_winner: str | None
+    sequences: tuple             # points (elder, dealer)
+    bella: tuple
+    dix: tuple
+    card_points: tuple           # without the last trick
+    last_trick: str
+    total: tuple
+    score: tuple
+    baited: bool
+    carried: int
+
+    def explain(self) -> str:
+        return explain_deal(self)
+
+
+_ERROR_TEXT = {
+    "not_in_hand": "is not in the {who}'s hand",
+    "must_follow": "breaks the duty to follow suit ({led} led)",
+    "must_trump": "breaks the duty to trump when void in the led suit ({led} led)",
+    "must_head": "breaks the duty to head the trump lead with a higher trump ({led} led)",
+}
+
+
+def _who(value: int) -> str | None:
+    return None if value < 0 else SEATS[value]
+
+
+MASK_FIELDS = ("elder_first", "dealer_first", "elder_second", "dealer_second")
+
+
+def row_dict(row) -> dict[str, int]:
+    """A kernel row as a dict (hand masks back to unsigned)."""
+    f = {name: int(v) for name, v in zip(core.ROW_FIELDS, row)}
+    for name in MASK_FIELDS:
+        f[name] &= 0xFFFFFFFF
+    return f
+
+
+def _score_from_row(row, rules: str, options: dict) -> dict:
+    f = row_dict(row)
+    tricks = tuple((DECK.card(f[f"play{2 * t}"]), DECK.card(f[f"play{2 * t + 1}"]), SEATS[f[f"winner{t}"]])
+                   for t in range(9)) if f["play0"] >= 0 else ()
+    pair = lambda name: (f[f"{name}_elder"], f[f"{name}_dealer"])
+    return dict(rules=rules, options=options, trump=SUIT_CHARS[f["trump"]], maker=_who(f["maker"]),
+                dix_swapped_by=_who(f["swapper"]), tricks=tricks, sequence_winner=_who(f["seq_winner"]),
+                sequences=pair("seq"), bella=pair("bella"), dix=pair("dix"), card_points=pair("cards"),
+                last_trick=_who(f["last_winner"]), total=pair("total"), score=pair("score"),
+                baited=bool(f["baited"]), carried=f["carried"])
+
+
+def score_deal(elder: Cards, dealer: Cards, turnup: str, trump: str, maker: str, plays: Cards,
+               rules: str = "standard", **overrides) -> DealScore:
+    """Score a given deal: the two 9-card hands as dealt (before the dix), the turn-up, the trump
+    suit (the turn-up's suit = taken in round 1, another suit = named in round 2), the maker
+    (``"elder"`` or ``"dealer"``) and the 18 cards in play order (leader's card first in each
+    trick; elder leads the first trick). The dix swap follows the ``dix_swap`` option.
+
+    Raises ValueError for malformed, duplicate or missing cards, wrong sizes and illegal plays
+    (naming the trick, the card and the rule broken)."""
+    options = GAME.resolve_rules(rules, overrides)
+    hands = [DECK.parse(elder, 9, "elder hand"), DECK.parse(dealer, 9, "dealer hand")]
+    up = parse_card(turnup)
+    DECK.bit(up)
+    check_disjoint(hands + [[up]], ("elder", "dealer", "turn-up"))
+    t = _suit(trump, "trump")
+    m = _seat(maker)
+    sequence = DECK.parse(plays, 18, "trick sequence")
+    row, error = core.play_given(DECK.mask(hands[0]), DECK.mask(hands[1]), DECK.bit(up), t, m,
+                                 [DECK.bit(c) for c in sequence], options)
+    if error is not None:
+        index, code = error
+        trick, card = index // 2 + 1, sequence[index]
+        who = _replay_seat(sequence, index, t)
+        text = _ERROR_TEXT[code].format(who=who, led=sequence[index - 1] if index % 2 else "")
+        raise ValueError(f"trick {trick}: {card} {text}")
+    return DealScore(**_score_from_row(row, rules, options))
+
+
+def _replay_seat(sequence: list[str], index: int, trump: int) -> str:
+    """Who plays card `index` of a sequence whose earlier tricks were legal."""
+    leader = 0
+    for t in range(index // 2):
+        a, b = sequence[2 * t], sequence[2 * t + 1]
+        leader = leader if _lead_wins(a, b, trump) else 1 - leader
+    return SEATS[leader if index % 2 == 0 else 1 - leader]
+
+
+@dataclass(frozen=True)
+class PlayedDeal:
+    rules: str
+    options: dict
+    elder_first: tuple
+    dealer_first: tuple
+    turnup: str
+    elder_second: tuple
+    dealer_second: tuple
+    bottom: str | None
+    void: bool
+    round: int
+    result: DealScore | None
+
+    def explain(self) -> str:
+        lines = [f"elder 6: {' '.join(self.elder_first)} + {' '.join(self.elder_second)}",
+                 f"dealer 6: {' '.join(self.dealer_first)} + {' '.join(self.dealer_second)}",
+                 f"turn-up {self.turnup}, bottom card {self.bottom}"]
+        if self.void:
+            return "\n".join(lines + ["Both players passed in both rounds: void deal."])
+        lines.append(f"{self.result.maker} {'takes the turned suit' if self.round == 1 else 'names'} "
+                     f"{self.result.trump}")
+        return "\n".join(lines + [explain_deal(self.result)])
+
+
+def layout_row(elder6: Cards, dealer6: Cards, turnup: str, elder3: Cards, dealer3: Cards,
+               bottom: str | None = None) -> list[int]:
+    """Validate a dealt layout and return it as the kernel's input row."""
+    parts = [DECK.parse(elder6, 6, "elder's first 6 cards"), DECK.parse(dealer6, 6, "dealer's first 6 cards"),
+             DECK.parse(elder3, 3, "elder's last 3 cards"), DECK.parse(dealer3, 3, "dealer's last 3 cards"),
+             DECK.parse([turnup], 1, "turn-up")]
+    names = ["elder first", "dealer first", "elder second", "dealer second", "turn-up"]
+    if bottom is not None:
+        parts.append(DECK.parse([bottom], 1, "bottom card"))
+        names.append("bottom card")
+    check_disjoint(parts, names)
+    return [DECK.mask(p) for p in parts[:4]] + [DECK.bit(parts[4][0]), DECK.bit(parts[5][0]) if bottom else -1]
+
+
+def play_deal(elder6: Cards, dealer6: Cards, turnup: str, elder3: Cards, dealer3: Cards,
+              bottom: str | None = None, rules: str = "standard", seed: int = 0, **overrides) -> PlayedDeal:
+    """Bid and play one given deal with the strategies of the options (threshold, play)."""
+    options = GAME.resolve_rules(rules, overrides)
+    row = core.play_deals(np.array([layout_row(elder6, dealer6, turnup, elder3, dealer3, bottom)], np.int64),
+                          options, np.random.PCG64(seed))[0]
+    f = row_dict(row)
+    result = None if f["void"] else DealScore(**_score_from_row(row, rules, options))
+    return PlayedDeal(rules, options, tuple(DECK.from_mask(f["elder_first"])), tuple(DECK.from_mask(f["dealer_first"])),
+                      DECK.card(f["turnup"]), tuple(DECK.from_mask(f["elder_second"])),
+                      tuple(DECK.from_mask(f["dealer_second"])), DECK.card(f["bottom"]) if f["bottom"] >= 0 else None,
+                      bool(f["void"]), f["round"], result)
+
+
+def explain_deal(r: DealScore) -> str:
+    lines = [f"Trump {r.trump}; maker {r.maker}" + (f"; {r.dix_swapped_by} swaps the dix" if r.dix_swapped_by else "")]
+    for i, (a, b, w) in enumerate(r.tricks, 1):
+        lines.append(f"  trick {i}: {a} {b} -> {w}")
+    lines.append(f"Sequences: {r.sequence_winner or 'nobody'} scores (elder {r.sequences[0]}, dealer {r.sequences[1]})")
+    lines.append(f"Bella: elder {r.bella[0]}, dealer {r.bella[1]}; dix: elder {r.dix[0]}, dealer {r.dix[1]}")
+    lines.append(f"Card points: elder {r.card_points[0]}, dealer {r.card_points[1]}; last trick +10 to {r.last_trick}")
+    lines.append(f"Totals: elder {r.total[0]}, dealer {r.total[1]}")
+    lines.append(("Bait! " if r.baited else "") + f"Score: elder {r.score[0]}, dealer {r.score[1]}"
+                 + (f"; {r.carried} carried over" if r.carried else ""))
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------------------------
+# Report
+
+REPORT_ODDS_DEALS = 4_000_000
+REPORT_DEALS = 2_000_000
+REPORT_THRESHOLD_DEALS = 400_000
+REPORT_GAMES = 200_000
+REPORT_PIMC_DEALS = 2_000
+
+
+def build_report(ctx) -> list:
+    from ..report import Section
+    import matplotlib.pyplot as plt
+
+    sections = []
+    odds = ctx.run("klabor", "odds", "standard", REPORT_ODDS_DEALS)
+    sections.append(Section(
+        "Klabor: sequences and bella in the dealt hands",
+        "Each deal gives two hands: the first 6 cards (at the bidding) and all 9. Single-hand rows pool "
+        "both hands (n = 2 x deals); `exact` is computed in code by counting suit patterns (rules §10), "
+        "`z` is the estimate's distance from it in standard errors.",
+        tables=[("Sequence and bella odds", odds_table(odds.counters))]))
+
+    deals_tables = []
+    for preset_name, overrides in (("greedy, threshold 50", {}),
+                                   ("greedy, threshold 50, strategic bella", {"bella_policy": "strategic"}),
+                                   ("greedy, threshold 50, seed-literal trumps (no heading)", {"must_head_trump": False})):
+        result = ctx.run("klabor", "deals", "standard", REPORT_DEALS, overrides)
+        deals_tables.append((preset_name, deals_table(result.counters)))
+    pimc = ctx.run("klabor", "deals", "standard", REPORT_PIMC_DEALS, {"play": "pimc"})
+    deals_tables.append(("pimc card play (both players), threshold 50", deals_table(pimc.counters)))
+    sections.append(Section(
+        "Klabor: who makes the trump and how often the maker is baited",
+        "Single deals with both players bidding at strength threshold 50 (card points of the 6 cards "
+        "with the candidate trump, +10 per trump, the turn-up counted for the holder of the trump 7). "
+        "The bait rate of each seat and round is conditional on that seat making in that round.",
+        tables=deals_tables))
+
+    th = ctx.run("klabor", "thresholds", "standard", REPORT_THRESHOLD_DEALS)
+    table = thresholds_table(th.counters, th.config.rule_options)
+    best = table[table.best].iloc[0]
+    section = Section(
+        "Klabor: the best bidding threshold",
+        "The same deals are played with the hero at each threshold, once as elder and once as dealer, "
+        f"against an opponent bidding at {th.config.rule_options['opponent_threshold']}; `net per deal pair` "
+        "is the hero's score minus the opponent's summed over the two seats. `diff to best` is the paired "
+        f"difference to the best threshold ({int(best.threshold)}) with its 95% interval.",
+        tables=[("Bidding thresholds", table)])
+    fig, ax = plt.subplots(1, 2, figsize=(10, 4))
+    ax[0].errorbar(table.threshold, table["net per deal pair"],
+                   yerr=[table["net per deal pair"] - table["net ci_low"], table["net ci_high"] - table["net per deal pair"]],
+                   marker="o")
+    ax[0].set_xlabel("hero's bidding threshold")
+    ax[0].set_ylabel("hero net points per deal pair")
+    for s, seat in enumerate(SEATS):
+        for r, rnd in enumerate(ROUNDS):
+            ax[1].plot(table.threshold, table[f"bait rate {seat} {rnd}"], marker="o", label=f"{seat}, {rnd} suit")
+    ax[1].set_xlabel("hero's bidding threshold")
+    ax[1].set_ylabel("P(baited | hero makes)")
+    ax[1].legend()
+    section.figures.append(("Net points and bait rates by threshold (greedy play).", fig))
+    sections.append(section)
+
+    games = ctx.run("klabor", "games", "standard", REPORT_GAMES)
+    section = Section("Klabor: games to 501",
+                      "Whole games, both players at threshold 50 with greedy play; a run's 'deals' are games here.",
+                      tables=[("Games to 501", games_table(games.counters))])
+    hist = games.counters["deals_hist"]
+    top = int(np.nonzero(hist)[0].max()) + 1
+    fig, ax = plt.subplots(figsize=(8, 4))
+    ax.bar(np.arange(top), hist[:top] / hist.sum())
+    ax.set_xlabel("deals dealt in a game (void deals included)")
+    ax.set_ylabel("probability")
+    section.figures.append(("Distribution of the number of deals to 501.", fig))
+    sections.append(section)
+    return sections
+
+
+# ---------------------------------------------------------------------------------------------
+# Command line: kozyr klabor odds | deals | thresholds | games | score | play
+
+def register_cli(sub) -> None:
+    from .. import cli
+
+    for name, default, help_text in (("odds", 1_000_000, "sequence and bella odds against the exact values"),
+                                     ("deals", 1_000_000, "single deals: makers, baits, points"),
+                                     ("thresholds", 100_000, "bidding thresholds on duplicate deals"),
+                                     ("games", 100_000, "games to the target (--deals counts games)")):
+        p = sub.add_parser(name, help=help_text)
+        cli.add_run_options(p, "klabor", default_deals=default)
+        p.set_defaults(handler=lambda args, name=name: _cmd_run(args, name))
+
+    score = sub.add_parser("score", help="score a given deal and trick sequence")
+    score.add_argument("--elder", required=True, help="the elder's 9 cards as dealt")
+    score.add_argument("--dealer", required=True, help="the dealer's 9 cards as dealt")
+    score.add_argument("--turnup", required=True)
+    score.add_argument("--trump", required=True, help="trump suit S H D C")
+    score.add_argument("--maker", required=True, choices=SEATS)
+    score.add_argument("--plays", required=True, help="18 cards, leader's card first in each trick")
+    score.add_argument("--rules", default="standard", choices=list(PRESETS))
+    score.add_argument("--set", dest="overrides", type=cli.option, action="append", default=[], metavar="KEY=VALUE")
+    score.set_defaults(handler=_cmd_score)
+
+    play = sub.add_parser("play", help="bid and play one random or given deal with the strategies")
+    play.add_argument("--seed", type=cli.seed, default=1)
+    play.add_argument("--rules", default="standard", choices=list(PRESETS))
+    play.add_argument("--set", dest="overrides", type=cli.option, action="append", default=[], metavar="KEY=VALUE")
+    play.set_defaults(handler=_cmd_play)
+
+
+def _cmd_run(args, analysis: str) -> int:
+    from .. import cli
+
+    result = cli.execute(args, "klabor", analysis)
+    c = result.counters
+    table = {"odds": lambda: odds_table(c), "deals": lambda: deals_table(c),
+             "thresholds": lambda: thresholds_table(c, result.config.rule_options),
+             "games": lambda: games_table(c)}[analysis]()
+    cli.emit_table(args, result, table)
+    return 0 if result.complete else cli.EXIT_INTERRUPTED
+
+
+def _cmd_score(args) -> int:
+    result = score_deal(args.elder, args.dealer, args.turnup, args.trump, args.maker, args.plays,
+                        args.rules, **dict(args.overrides))
+    print(result.explain())
+    return 0
+
+
+def random_layout(seed: int) -> list[str]:
+    """The 20 cards of a random deal in dealing order (6 + 6, turn-up, 3 + 3, bottom card)."""
+    order = np.random.default_rng(seed).permutation(DECK.size)[:20]
+    return [DECK.cards[i] for i in order]
+
+
+def _cmd_play(args) -> int:
+    c = random_layout(args.seed)
+    print(play_deal(c[0:6], c[6:12], c[12], c[13:16], c[16:19], c[19], args.rules, args.seed,
+                    **dict(args.overrides)).explain())
+    return 0
