@@ -1,0 +1,861 @@
+"""Russian Bank (crapette), shared/rules/russian_bank.md: rule options (§8), the two-player game
+(single-position API, whole games from a seed with named strategies, the duel analysis), and
+SOLO(k, pi) solvability (§9-10): solver API, the solvability analysis with honest intervals
+(§10.8), report and command line.
+
+Cards are written ``QH``, ``TS``, ``AD``; piles bottom -> top (the top is the last card). A card
+kind is ``13*suit + rank`` with suits S H D C and rank 0 = ace .. 12 = king (§1).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Sequence
+
+import numpy as np
+import pandas as pd
+
+from .._core import russian_bank as core
+from ..cards import parse_card, tokenize
+from ..stats import wilson
+from . import Analysis, Game
+
+RANKS = "A23456789TJQK"
+SUITS = "SHDC"
+N_HOUSES = 8
+SOLO_HOUSES = 4
+
+# ---------------------------------------------------------------------------------------------
+# Rule options (§8) and solver options (§10.7)
+
+DEFAULTS: dict[str, Any] = dict(
+    stock_size=13, houses_per_player=4, auto_turn=True, stock_before_hand=False,
+    foundation_priority="strict", stock_first_to_foundation=False, empty_house_rule="any",
+    sequence_moves=False, load_targets=("stock", "waste"), load_sources=("hand", "house", "stock"),
+    load_wrap=False, own_waste_playable=False, redeal_limit=None, discard_policy="free",
+    first_player="higher", stop_mode="enforce", p_detect=1.0, stop_hand_card="waste",
+    stall_turns=250, max_turns=5000, max_actions_per_turn=2000,
+    score_bonus=30, score_per_stock=2, score_per_hand_waste=1,
+    # SOLO solver (not rules of play): model, node budget per deal, table size, tempo search
+    solo_model="auto", node_budget=1_000_000, tt_bits=20, dominance=True, tempo=False,
+)
+PRESETS: dict[str, dict[str, Any]] = {
+    "default": dict(DEFAULTS),
+    # the seed read literally where it speaks (§8 "seed-literal" column)
+    "seed_literal": dict(DEFAULTS, foundation_priority="none", load_targets=("stock",),
+                         discard_policy="no_own_card_move"),
+}
+_CHOICES = {
+    "foundation_priority": ("strict", "none"),
+    "empty_house_rule": ("any", "stock_only", "stock_forced"),
+    "discard_policy": ("free", "hand_unplayable", "no_own_card_move"),
+    "first_player": ("higher", "lower", "p0", "p1", "random"),
+    "stop_mode": ("enforce", "call"),
+    "stop_hand_card": ("waste", "return"),
+    "solo_model": ("auto", "literal", "open_pool"),
+}
+_BOOLS = ("auto_turn", "stock_before_hand", "stock_first_to_foundation", "sequence_moves", "load_wrap",
+          "own_waste_playable", "dominance", "tempo")
+_INTS = {"stall_turns": (1, 100_000), "max_turns": (1, 1_000_000), "max_actions_per_turn": (1, 1_000_000),
+         "score_bonus": (0, 1000), "score_per_stock": (0, 100), "score_per_hand_waste": (0, 100),
+         "node_budget": (1, 10**11), "tt_bits": (12, 28)}
+_SUBSETS = {"load_targets": ("stock", "waste"), "load_sources": ("hand", "house", "stock")}
+
+
+def _bool(key: str, value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ("1", "true", "yes", "on"):
+        return True
+    if text in ("0", "false", "no", "off"):
+        return False
+    raise ValueError(f"option {key} must be true or false, got {value!r}")
+
+
+def _int(key: str, value: Any, low: int, high: int) -> int:
+    text = str(value).strip().replace("_", "")
+    if isinstance(value, bool) or not text.lstrip("-").isdigit() or not low <= int(text) <= high:
+        raise ValueError(f"option {key} must be an integer from {low} to {high}, got {value!r}")
+    return int(text)
+
+
+def validate_option(key: str, value: Any) -> Any:
+    """Check one option (accepts the string forms the CLI passes)."""
+    if key in _CHOICES:
+        if value not in _CHOICES[key]:
+            raise ValueError(f"option {key} must be one of {', '.join(_CHOICES[key])}, got {value!r}")
+        return value
+    if key in _BOOLS:
+        return _bool(key, value)
+    if key in _INTS:
+        return _int(key, value, *_INTS[key])
+    if key in _SUBSETS:
+        items = [v.strip() for v in value.split(",") if v.strip()] if isinstance(value, str) else list(value)
+        bad = [v for v in items if v not in _SUBSETS[key]]
+        if bad:
+            raise ValueError(f"option {key} takes a subset of {', '.join(_SUBSETS[key])}, got {value!r}")
+        return tuple(sorted(set(items)))
+    if key == "stock_size":
+        if str(value).strip() not in ("11", "12", "13"):
+            raise ValueError(f"option stock_size must be 11, 12 or 13, got {value!r}")
+        return int(value)
+    if key == "houses_per_player":
+        if str(value).strip() != "4":
+            raise ValueError(f"option houses_per_player must be 4 (the only layout of §8), got {value!r}")
+        return 4
+    if key == "redeal_limit":
+        if value is None or str(value).strip().lower() in ("unlimited", "inf", "none", "-1"):
+            return None
+        return _int(key, value, 0, 1000)
+    if key == "p_detect":
+        try:
+            p = float(value)
+        except (TypeError, ValueError):
+            p = -1.0
+        if not 0.0 <= p <= 1.0:
+            raise ValueError(f"option p_detect must be a probability in [0, 1], got {value!r}")
+        return p
+    raise ValueError(f"unknown russian_bank rule option {key!r}")
+
+
+def check_rules(rules: dict) -> dict:
+    """Checks that concern several options at once."""
+    if rules["stock_before_hand"] and rules["auto_turn"]:
+        raise ValueError("option stock_before_hand needs auto_turn=false (§5.3)")
+    if rules["solo_model"] == "open_pool" and (rules["redeal_limit"] is not None) :
+        raise ValueError("solo_model=open_pool is exact only with unlimited redeals (§9.3 F1)")
+    return rules
+
+
+def resolve(rules: str | dict = "default", overrides: dict | None = None) -> dict:
+    if isinstance(rules, dict):
+        base = dict(DEFAULTS)
+        for key, value in rules.items():
+            if key not in base:
+                raise ValueError(f"unknown russian_bank rule option {key!r}")
+            base[key] = validate_option(key, value)
+        return check_rules(base)
+    return check_rules(GAME.resolve_rules(rules, overrides))
+
+
+# ---------------------------------------------------------------------------------------------
+# Cards and piles
+
+def kind(card: str) -> int:
+    card = parse_card(card)
+    return 13 * SUITS.index(card[1]) + RANKS.index(card[0])
+
+
+def card_name(k: int) -> str:
+    return RANKS[k % 13] + SUITS[k // 13]
+
+
+def parse_pile(cards: str | Iterable[str] | None, what: str) -> list[int]:
+    if cards is None:
+        return []
+    try:
+        return [kind(t) for t in tokenize(cards)]
+    except ValueError as exc:
+        raise ValueError(f"{what}: {exc}") from None
+
+
+def fmt(pile: Sequence[int]) -> str:
+    return "[" + " ".join(card_name(c) for c in pile) + "]"
+
+
+def _check_house(pile: list[int], name: str) -> None:
+    """Invariant I1: a house is a descending run of alternating colours."""
+    if len(pile) > 13:
+        raise ValueError(f"house {name} holds {len(pile)} cards; a house is at most K down to A")
+    for low, high in zip(pile[1:], pile):
+        red = lambda k: k // 13 in (1, 2)
+        if low % 13 + 1 != high % 13 or red(low) == red(high):
+            raise ValueError(f"house {name} {fmt(pile)} is not a descending run in alternating colours "
+                             f"({card_name(low)} on {card_name(high)})")
+
+
+def _parse_foundations(found, pairs: bool) -> list:
+    """Heights per suit S H D C: '3,0 1,0 0 0' / [(3,0),(1,0),0,0] for duels, '0 13 13 13' for SOLO."""
+    items = found.split() if isinstance(found, str) else list(found)
+    if len(items) != 4:
+        raise ValueError(f"foundations need four entries (S H D C), got {found!r}")
+    out = []
+    for suit, item in zip(SUITS, items):
+        values = [int(v) for v in str(item).split(",")] if isinstance(item, str) else (
+            list(item) if isinstance(item, (tuple, list)) else [int(item)])
+        if pairs:
+            values = (values + [0, 0])[:2] if len(values) <= 2 else None
+        elif len(values) != 1:
+            values = None
+        if values is None or any(not 0 <= v <= 13 for v in values):
+            raise ValueError(f"foundation heights of suit {suit} must be {'one or two' if pairs else 'one'} "
+                             f"number(s) from 0 to 13, got {item!r}")
+        out.append(sorted(values, reverse=True) if pairs else values[0])
+    return out
+
+
+def _check_copies(piles: dict[str, list[int]], found_cards: list[int], copies: int) -> None:
+    count = [0] * 52
+    for k in found_cards:
+        count[k] += 1
+    for name, pile in piles.items():
+        for k in pile:
+            count[k] += 1
+            if count[k] > copies:
+                raise ValueError(f"card {card_name(k)} appears more than {copies} time(s) "
+                                 f"(the {name} and the other piles/foundations)")
+
+
+# ---------------------------------------------------------------------------------------------
+# Moves
+
+@dataclass(frozen=True)
+class Move:
+    code: int
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def _src_name(src: int) -> str:
+    return ("stock", "hand", "waste")[src] if src < 3 else f"h{src - 3}"
+
+
+def _dst_name(dst: int, player: int) -> str:
+    if dst == 0:
+        return "F"
+    if dst <= N_HOUSES:
+        return f"h{dst - 1}"
+    return f"P{1 - player} {'stock' if dst == 9 else 'waste'}"
+
+
+_ARROWS = ("→", "->")
+
+
+@dataclass
+class Position:
+    """A two-player position (§11.1 notation). Build it with :meth:`from_piles` or take it from
+    :func:`new_game`; ``legal_moves()``, ``play(move)``."""
+
+    rules: dict
+    state: Any = field(repr=False)
+
+    @classmethod
+    def from_piles(cls, houses: Sequence, foundations, p0: dict, p1: dict, player: int = 0,
+                   rules: str | dict = "default", **overrides) -> "Position":
+        """houses: 8 piles; foundations: per suit S H D C a pair of heights ('3,0' or (3, 0));
+        p0/p1: dicts with stock, hand, waste piles (card strings bottom -> top) and optionally
+        ``up`` (is the hand top turned up; default: yes when the hand is non-empty) and ``redeals``."""
+        options = resolve(rules, overrides) if not isinstance(rules, dict) else resolve(rules)
+        if len(houses) != N_HOUSES:
+            raise ValueError(f"a duel has {N_HOUSES} houses, got {len(houses)}")
+        if player not in (0, 1):
+            raise ValueError(f"player must be 0 or 1, got {player!r}")
+        hs = [parse_pile(h, f"house h{i}") for i, h in enumerate(houses)]
+        for i, h in enumerate(hs):
+            _check_house(h, f"h{i}")
+        found = _parse_foundations(foundations, pairs=True)
+        piles, side = {}, []
+        for p, spec in enumerate((p0, p1)):
+            unknown = set(spec) - {"stock", "hand", "waste", "up", "redeals"}
+            if unknown:
+                raise ValueError(f"player {p}: unknown pile(s) {', '.join(sorted(unknown))}")
+            own = {name: parse_pile(spec.get(name), f"P{p} {name}") for name in ("stock", "hand", "waste")}
+            piles.update({f"P{p} {n}": v for n, v in own.items()})
+            side.append((own, spec.get("up", bool(own["hand"])), spec.get("redeals", 0)))
+        piles.update({f"house h{i}": h for i, h in enumerate(hs)})
+        found_cards = [13 * s + r for s in range(4) for h in found[s] for r in range(h)]
+        _check_copies(piles, found_cards, copies=2)
+        state = core.DuelState(options)
+        state.load(dict(
+            stock=[side[p][0]["stock"] for p in range(2)], hand=[side[p][0]["hand"] for p in range(2)],
+            waste=[side[p][0]["waste"] for p in range(2)], houses=hs, foundations=found, player=player,
+            up=[bool(side[p][1]) and bool(side[p][0]["hand"]) for p in range(2)],
+            redeals=[int(side[p][2]) for p in range(2)]))
+        return cls(options, state)
+
+    # -- reading the position
+    @property
+    def piles(self) -> dict:
+        return self.state.piles()
+
+    @property
+    def status(self) -> dict:
+        return self.state.status()
+
+    @property
+    def player(self) -> int:
+        return self.state.piles()["player"]
+
+    def describe(self) -> str:
+        p = self.piles
+        lines = ["foundations " + " ".join(f"{s}{a},{b}" for s, (a, b) in zip(SUITS, p["foundations"]))]
+        lines.append("houses " + " ".join(f"h{i}{fmt(h)}" for i, h in enumerate(p["houses"])))
+        for q in range(2):
+            mark = "*" if q == p["player"] else " "
+            up = " (top up)" if p["up"][q] else ""
+            lines.append(f"{mark}P{q} stock {fmt(p['stock'][q])} hand {fmt(p['hand'][q])}{up} "
+                         f"waste {fmt(p['waste'][q])}")
+        return "\n".join(lines)
+
+    def move_text(self, code: int) -> str:
+        if code == core.ACTION_DISCARD:
+            return "DISCARD"
+        if code == core.ACTION_PASS:
+            return "PASS"
+        if code == core.ACTION_TURN:
+            return "TURN"
+        p = self.piles
+        me = p["player"]
+        src, dst, count = (code % 256) // 16, code % 16, code // 256 + 1
+        if src == 0:
+            card = p["stock"][me][-1]
+        elif src == 1:
+            card = p["hand"][me][-1]
+        elif src == 2:
+            card = p["waste"][me][-1]
+        else:
+            card = p["houses"][src - 3][-count]
+        run = f"{card_name(card)}+{count - 1}" if count > 1 else card_name(card)
+        return f"{run}→{_dst_name(dst, me)}"
+
+    def legal_moves(self) -> list[Move]:
+        """The legal actions of the player to move, in the engine's order."""
+        if self.status["end"] != "running":
+            return []
+        return [Move(c, self.move_text(c)) for c in self.state.legal(True)]
+
+    # -- playing
+    def parse_move(self, text: str) -> int:
+        """The action code of a move written ``6D→h2``, ``8H->P1 waste``, ``h0:9S→h7``,
+        ``stock→F``, ``DISCARD``, ``PASS`` or ``TURN``; raises ValueError naming the broken rule."""
+        if self.status["end"] != "running":
+            raise ValueError("the game is over")
+        word = text.strip().upper()
+        specials = {"DISCARD": core.ACTION_DISCARD, "PASS": core.ACTION_PASS, "TURN": core.ACTION_TURN}
+        legal = self.state.legal(True)
+        if word in specials:
+            code = specials[word]
+            if code in legal:
+                return code
+            raise ValueError(self._why_not_special(word))
+        for arrow in _ARROWS:
+            if arrow in text:
+                left, right = (x.strip() for x in text.split(arrow, 1))
+                break
+        else:
+            raise ValueError(f"cannot read move {text!r}; write e.g. '6D→h2', 'h0:9S→h7', '8H->P1 waste' or DISCARD")
+        dst = self._parse_dst(right)
+        sources = self._parse_sources(left)
+        codes = [src * 16 + dst for src in sources]
+        good = [c for c in codes if c in legal]
+        if len(good) == 1:
+            return good[0]
+        if len(good) > 1:
+            raise ValueError(f"move {text!r} is ambiguous: {left} is on several piles; name the pile, e.g. 'h3:{left}'")
+        raise ValueError(f"illegal move {text!r}: {self._why_illegal(sources, dst)}")
+
+    def play(self, move: str | Move | int) -> "Position":
+        """Apply a legal move in place (returns self); illegal moves raise ValueError."""
+        code = move.code if isinstance(move, Move) else (move if isinstance(move, int) else self.parse_move(move))
+        if self.status["end"] != "running":
+            raise ValueError("the game is over")
+        if code not in self.state.legal(True):
+            raise ValueError(f"illegal action {self.move_text(code)!r}")
+        self.state.apply(code)
+        return self
+
+    def _parse_dst(self, text: str) -> int:
+        t = text.strip().lower().replace("_", " ")
+        me = self.player
+        if t in ("f", "foundation") or t.startswith("foundation") or (len(t) == 2 and t[0] == "f" and t[1] in "shdc"):
+            return 0
+        if len(t) >= 2 and t[0] == "h" and t[1:].isdigit() and int(t[1:]) < N_HOUSES:
+            return 1 + int(t[1:])
+        for prefix in (f"p{1 - me} ", "opp ", "opponent "):
+            if t.startswith(prefix):
+                rest = t[len(prefix):].strip()
+                if rest in ("stock", "waste"):
+                    return 9 if rest == "stock" else 10
+        if t in (f"p{me} stock", f"p{me} waste", "own waste", "waste", "stock"):
+            raise ValueError(f"illegal move to {text!r}: a player's own stock and waste only take his "
+                             "discards (§4.2); load the opponent's piles with 'P{q} stock'/'P{q} waste'")
+        raise ValueError(f"unknown destination {text!r}; use F, h0..h7, P{1 - me} stock or P{1 - me} waste")
+
+    def _parse_sources(self, text: str) -> list[int]:
+        p = self.piles
+        me, opp = p["player"], 1 - p["player"]
+        t = text.strip()
+        pile, _, card = t.partition(":") if ":" in t else ("", "", t)
+        named = {"stock": 0, "hand": 1, "waste": 2, **{f"h{i}": 3 + i for i in range(N_HOUSES)}}
+        if not card.strip() or t.lower() in named:
+            pile, card = (t if t.lower() in named else pile), ""
+        if pile and pile.lower() not in named:
+            raise ValueError(f"unknown source pile {pile!r}; use stock, hand, h0..h7")
+        if card:
+            k = kind(card.strip())
+        if pile:
+            src = named[pile.lower()]
+            if card and self._top(src) != k:
+                raise ValueError(f"illegal move: {card_name(k)} is not the available card of {pile} (§4.1)")
+            return [src]
+        srcs = [s for s in range(3 + N_HOUSES) if self._top(s) == k]
+        if not srcs:
+            if p["waste"][me] and p["waste"][me][-1] == k and not self.rules["own_waste_playable"]:
+                raise ValueError(f"illegal move: {card_name(k)} is on your own waste, which is not a source (§4.1)")
+            if any(pl[opp] and pl[opp][-1] == k for pl in (p["stock"], p["waste"], p["hand"])):
+                raise ValueError(f"illegal move: {card_name(k)} belongs to the opponent; his cards are never sources (§4.1)")
+            raise ValueError(f"illegal move: {card_name(k)} is not an available card "
+                             "(own stock top, turned-up hand card or a house top, §4.1)")
+        return srcs
+
+    def _top(self, src: int):
+        p = self.piles
+        me = p["player"]
+        if src == 0:
+            pile = p["stock"][me]
+        elif src == 1:
+            pile = p["hand"][me] if p["up"][me] else []
+        elif src == 2:
+            pile = p["waste"][me] if self.rules["own_waste_playable"] else []
+        else:
+            pile = p["houses"][src - 3]
+        return pile[-1] if pile else None
+
+    def _why_illegal(self, sources: list[int], dst: int) -> str:
+        """The rule a card move breaks (the first that applies)."""
+        p = self.piles
+        me, opp = p["player"], 1 - p["player"]
+        src = sources[0]
+        c = self._top(src)
+        if c is None:
+            return f"{_src_name(src)} has no available card (§4.1)"
+        name = card_name(c)
+        base = self.state.legal(False) if self.rules["foundation_priority"] == "strict" or \
+            self.rules["empty_house_rule"] == "stock_forced" else []
+        if dst == 0:
+            s, r = divmod(c, 13)
+            if r not in p["foundations"][s]:
+                return (f"{name} does not fit a foundation: an empty slot takes only an ace, a pile takes "
+                        f"the next card of its suit (§4.2)")
+        elif dst <= N_HOUSES:
+            h = dst - 1
+            house = p["houses"][h]
+            if src == 3 + h:
+                return f"{name} cannot move onto the house it comes from (§4.2)"
+            if not house:
+                if self.rules["empty_house_rule"] != "any" and src != 0 and p["stock"][me]:
+                    return f"empty_house_rule={self.rules['empty_house_rule']}: only the stock top may fill an empty house while the stock lasts"
+            else:
+                top = house[-1]
+                if c % 13 + 1 != top % 13:
+                    return f"{name} is not one rank below {card_name(top)} on h{h} (§4.2 houses build down)"
+                if (c // 13 in (1, 2)) == (top // 13 in (1, 2)):
+                    return f"{name} has the same colour as {card_name(top)} on h{h} (§4.2 houses alternate colours)"
+        else:
+            target = "stock" if dst == 9 else "waste"
+            pile = p[target][opp]
+            allowed = self.rules["load_targets"]
+            if target not in allowed:
+                return f"loading the opponent's {target} is off (load_targets={','.join(allowed)})"
+            kind_of_src = "stock" if src == 0 else "hand" if src == 1 else "house" if src >= 3 else "hand"
+            if kind_of_src not in self.rules["load_sources"]:
+                return f"cards from a {kind_of_src} may not be loaded (load_sources={','.join(self.rules['load_sources'])})"
+            if not pile:
+                return f"the opponent's {target} is empty and an empty pile cannot be loaded (§4.2)"
+            top = pile[-1]
+            diff = abs(c % 13 - top % 13)
+            if c // 13 != top // 13 or not (diff == 1 or (self.rules["load_wrap"] and diff == 12)):
+                return (f"loading needs the same suit and a rank one up or down: {name} on "
+                        f"{card_name(top)} (§4.2)")
+        code = src * 16 + dst
+        if code in base:
+            if self.rules["foundation_priority"] == "strict" and any(m % 16 == 0 and m < 8192 for m in base):
+                forced = [self.move_text(m) for m in base if m % 16 == 0 and m < 8192]
+                return f"foundation priority (§6.1 strict): a foundation play must be made first ({', '.join(forced)})"
+            return "empty_house_rule=stock_forced: fill the empty house from the stock first (§6.1)"
+        return "not a legal move here (§4-6)"
+
+    def _why_not_special(self, word: str) -> str:
+        p = self.piles
+        me = p["player"]
+        up = p["up"][me] and p["hand"][me]
+        base = self.state.legal(False)
+        forced = [self.move_text(m) for m in base if m < 8192 and m % 16 == 0]
+        if word == "DISCARD":
+            if not up:
+                return "illegal action DISCARD: there is no turned-up hand card to discard (§5.1)"
+            if self.rules["foundation_priority"] == "strict" and forced:
+                return f"illegal action DISCARD: foundation priority (§6.1 strict) forces {', '.join(forced)} first"
+            return f"illegal action DISCARD: discard_policy={self.rules['discard_policy']} (§5.4)"
+        if word == "PASS":
+            if up:
+                return "illegal action PASS: a hand card is turned up; play it or DISCARD (§5.1)"
+            if self.rules["foundation_priority"] == "strict" and forced:
+                return f"illegal action PASS: foundation priority (§6.1 strict) forces {', '.join(forced)} first"
+            return "illegal action PASS: a hand card can still be turned (§5.1)"
+        if self.rules["auto_turn"]:
+            return "illegal action TURN: with auto_turn the hand card is turned automatically (§5.3)"
+        return "illegal action TURN: a hand card is already up, none is left, or stock_before_hand applies (§5.3)"
+
+
+def new_game(seed: int, rules: str | dict = "default", **overrides) -> tuple[Position, tuple[list[int], list[int]]]:
+    """The dealt position of game `seed` (§2-3) and the two packs (kinds, top card first)."""
+    options = resolve(rules, overrides) if not isinstance(rules, dict) else resolve(rules)
+    deal_gen, strat_gen = _seed_generators(seed)
+    packs = core.deal_packs(deal_gen)
+    state = core.DuelState(options, strat_gen)
+    state.deal(*packs)
+    return Position(options, state), packs
+
+
+def _seed_generators(seed: int):
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"the seed must be a non-negative integer, got {seed!r}")
+    return [np.random.PCG64(np.random.SeedSequence(int(seed), spawn_key=(0, s))) for s in range(2)]
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    seed: int
+    strategies: tuple[str, str]
+    first_player: int
+    moves: tuple[str, ...]         # "P0 6D→h2", ...
+    result: str                    # "P0 wins", "P1 wins", "draw (stall)", "draw (cap)"
+    winner: int | None
+    score: int
+    turns: int
+    actions: int
+    start: str
+    final: str
+
+    def transcript(self) -> str:
+        return "\n".join([f"seed {self.seed}, strategies P0 {self.strategies[0]} / P1 {self.strategies[1]}",
+                          self.start, f"first to move: P{self.first_player}", *self.moves,
+                          f"result: {self.result}, score {self.score}, {self.turns} turns, {self.actions} actions",
+                          self.final])
+
+
+def play_game(seed: int, strategies: Sequence[str] = ("greedy", "greedy"), rules: str | dict = "default",
+              **overrides) -> GameRecord:
+    """Play one whole duel from `seed` with the named strategies of P0 and P1 (§10.6:
+    ``greedy`` = G1, ``random`` = uniform legal action)."""
+    strategies = tuple(strategies)
+    if len(strategies) != 2 or any(s not in core.STRATEGIES for s in strategies):
+        raise ValueError(f"strategies must be two of {', '.join(core.STRATEGIES)}, got {strategies!r}")
+    pos, _ = new_game(seed, rules, **overrides)
+    start, first = pos.describe(), pos.player
+    moves = []
+    while pos.status["end"] == "running":
+        me = pos.player
+        acts = pos.state.legal(not pos.rules["stop_mode"] == "call")
+        before = {a: pos.move_text(a) for a in acts}
+        action = pos.state.step(strategies)
+        moves.append(f"P{me} {before[action] if action >= 0 else 'STOP called'}")
+    st = pos.status
+    result = f"P{st['winner']} wins" if st["end"] == "win" else f"draw ({st['end']})"
+    return GameRecord(seed, strategies, first, tuple(moves), result,
+                      st["winner"] if st["end"] == "win" else None, st["score"], st["turns"], st["actions"],
+                      start, pos.describe())
+
+
+# ---------------------------------------------------------------------------------------------
+# SOLO (§9.2)
+
+@dataclass(frozen=True)
+class SoloResult:
+    outcome: str              # win / loss / unresolved
+    nodes: int
+    model: str
+    tempo: int | None         # D*: fewest discards of a win (tempo=True, literal model)
+
+
+@dataclass
+class SoloPosition:
+    """A one-player SOLO position (§11.3 notation): foundations as heights S H D C, the stock,
+    four houses, the hand and the waste (bottom -> top; the hand's last card is turned first)."""
+
+    stock: list[int]
+    houses: list[list[int]]
+    foundations: list[int]
+    hand: list[int]
+    waste: list[int]
+    redeals: int = 0
+
+    @classmethod
+    def from_piles(cls, foundations="0 0 0 0", stock="", houses=("", "", "", ""), hand="", waste="",
+                   redeals: int = 0) -> "SoloPosition":
+        found = _parse_foundations(foundations, pairs=False)
+        if len(houses) != SOLO_HOUSES:
+            raise ValueError(f"a SOLO layout has {SOLO_HOUSES} houses, got {len(houses)}")
+        hs = [parse_pile(h, f"house h{i}") for i, h in enumerate(houses)]
+        for i, h in enumerate(hs):
+            _check_house(h, f"h{i}")
+        piles = {"stock": parse_pile(stock, "stock"), "hand": parse_pile(hand, "hand"),
+                 "waste": parse_pile(waste, "waste"), **{f"house h{i}": h for i, h in enumerate(hs)}}
+        _check_copies(piles, [13 * s + r for s in range(4) for r in range(found[s])], copies=1)
+        return cls(piles["stock"], hs, found, piles["hand"], piles["waste"], int(redeals))
+
+    @classmethod
+    def deal(cls, seed: int) -> "SoloPosition":
+        """The SOLO layout of `seed`: one pack shuffled like the duel's first pack, dealt per §2."""
+        d = core.deal_packs(_seed_generators(seed)[0])[0]
+        return cls(stock=d[12::-1], houses=[[c] for c in d[13:17]], foundations=[0, 0, 0, 0],
+                   hand=d[:16:-1], waste=[])
+
+    def _core_dict(self) -> dict:
+        return dict(stock=self.stock, houses=self.houses, foundations=self.foundations,
+                    order=list(self.waste) + list(reversed(self.hand)), waste_n=len(self.waste),
+                    redeals=self.redeals)
+
+    def solve(self, k: int | None = None, priority: str = "none", model: str = "auto",
+              budget: int = 1_000_000, tempo: bool = False, dominance: bool = True, tt_bits: int = 20) -> SoloResult:
+        """Decide SOLO(k, priority) for this position (k=None: unlimited redeals)."""
+        if priority not in ("none", "strict"):
+            raise ValueError(f"priority must be none or strict, got {priority!r}")
+        if k is not None and (isinstance(k, bool) or not isinstance(k, int) or k < 0):
+            raise ValueError(f"k must be a non-negative integer or None (unlimited), got {k!r}")
+        model = _solo_model(model, k, priority, tempo)
+        solver = core.SoloSolver(_int("tt_bits", tt_bits, *_INTS["tt_bits"]))
+        solver.set_position(self._core_dict())
+        r = solver.solve(k, priority == "strict", model == "open_pool", dominance, tempo,
+                         _int("budget", budget, *_INTS["node_budget"]))
+        return SoloResult(r["outcome"], r["nodes"], model, r["discards"])
+
+
+def _solo_model(model: str, k, priority: str, tempo: bool) -> str:
+    if model not in _CHOICES["solo_model"]:
+        raise ValueError(f"model must be one of {', '.join(_CHOICES['solo_model'])}, got {model!r}")
+    if model == "auto":
+        return "open_pool" if k is None and priority == "none" and not tempo else "literal"
+    if model == "open_pool" and (k is not None or tempo):
+        raise ValueError("the open-pool model is exact only for SOLO(∞, none) and has no discards to count (§9.3 F1)")
+    return model
+
+
+# ---------------------------------------------------------------------------------------------
+# Analyses
+
+def _solo_options(rules: dict) -> dict:
+    k = rules["redeal_limit"]
+    priority = rules["foundation_priority"]
+    model = _solo_model(rules["solo_model"], k, priority, rules["tempo"])
+    return dict(k=k, strict=priority == "strict", open_pool=model == "open_pool", dominance=rules["dominance"],
+                tempo=rules["tempo"], budget=rules["node_budget"], tt_bits=rules["tt_bits"])
+
+
+def _solo_kernel(bit_generators, n_deals: int, rules: dict) -> dict[str, np.ndarray]:
+    return core.solo_shard(bit_generators[0], n_deals, _solo_options(check_rules(dict(rules))))
+
+
+def _duel_kernel(bit_generators, n_deals: int, rules: dict, strategies: dict) -> dict[str, np.ndarray]:
+    check_rules(dict(rules))
+    opts = dict(rules, first_strategy=strategies["first"], second_strategy=strategies["second"])
+    return core.duel_shard(bit_generators[0], bit_generators[1], n_deals, opts)
+
+
+_STRATEGY_NAMES = ("greedy", "random")
+GAME = Game(
+    name="russian_bank",
+    title="Russian Bank (crapette)",
+    presets=PRESETS,
+    validate_option=validate_option,
+    analyses={
+        "solo": Analysis("solo", "SOLO(k, π) solvability of random one-player layouts (exact search per deal)",
+                         _solo_kernel),
+        "duel": Analysis("duel", "two-player games with named strategies: first/second/draw rates, length, score",
+                         _duel_kernel, streams=2,
+                         strategies={"first": _STRATEGY_NAMES, "second": _STRATEGY_NAMES}),
+    },
+    report=lambda ctx: build_report(ctx),
+)
+
+
+# ---------------------------------------------------------------------------------------------
+# Tables
+
+def honest_interval(w: int, l: int, u: int) -> tuple[float, float]:
+    """§10.8: Wilson lower bound with the unresolved deals as losses, upper bound with them as wins."""
+    n = w + l + u
+    low, _ = wilson(w, n)
+    _, high = wilson(w + u, n)
+    return float(low), float(high)
+
+
+def solvability_table(counters: dict, label: str = "") -> pd.DataFrame:
+    w, l, u = (int(x) for x in counters["outcome"])
+    n = w + l + u
+    low, high = honest_interval(w, l, u)
+    return pd.DataFrame([dict(game=label, deals=n, won=w, lost=l, unresolved=u,
+                              solvable=w / n if n else np.nan, ci_low=low, ci_high=high,
+                              half_width_pp=100 * (high - low) / 2,
+                              mean_nodes=counters["node_sum"][0] / n if n else np.nan)])
+
+
+def nodes_table(counters: dict) -> pd.DataFrame:
+    hist = counters["nodes_hist"]
+    rows = []
+    for d in range(hist.shape[1]):
+        rows.append(dict(nodes=f"[1e{d}, 1e{d + 1})", won=int(hist[0, d]), lost=int(hist[1, d]),
+                         unresolved=int(hist[2, d])))
+    return pd.DataFrame(rows)
+
+
+def tempo_table(counters: dict) -> pd.DataFrame:
+    hist = counters["tempo_hist"]
+    n = int(hist.sum())
+    nz = np.nonzero(hist)[0]
+    return pd.DataFrame([dict(discards=int(d), deals=int(hist[d]), share=hist[d] / n) for d in nz])
+
+
+def duel_table(counters: dict, label: str = "") -> pd.DataFrame:
+    games = int(counters["games"][0])
+    w1, w2, stall, cap = (int(x) for x in counters["outcome"])
+    rows = []
+    for event, count, n in (("first wins", w1, games), ("second wins", w2, games), ("draw", stall + cap, games),
+                            ("draw by cap", cap, games), ("first share of decided", w1, w1 + w2)):
+        low, high = wilson(count, n)
+        rows.append(dict(pair=label, event=event, count=count, n=n, estimate=count / n if n else np.nan,
+                         ci_low=float(low), ci_high=float(high)))
+    decided = w1 + w2
+    rows.append(dict(pair=label, event="first-mover advantage W1-W2", count=np.nan, n=games,
+                     estimate=(w1 - w2) / games if games else np.nan, ci_low=np.nan, ci_high=np.nan))
+    rows.append(dict(pair=label, event="mean turns (decided)", count=np.nan, n=decided,
+                     estimate=counters["sums"][3] / decided if decided else np.nan, ci_low=np.nan, ci_high=np.nan))
+    rows.append(dict(pair=label, event="mean cards loaded per game", count=np.nan, n=games,
+                     estimate=counters["sums"][1] / games if games else np.nan, ci_low=np.nan, ci_high=np.nan))
+    return pd.DataFrame(rows)
+
+
+# ---------------------------------------------------------------------------------------------
+# Report
+
+REPORT_SOLO_DEALS = 20_000
+REPORT_TEMPO_DEALS = 2_000
+REPORT_DUEL_GAMES = 100_000
+SOLO_SHARD = 1_000          # solver shards are slow: small shards keep every worker busy
+SOLO_VARIANTS = (
+    ("SOLO(∞, none) — Russian-bank solvability", dict(foundation_priority="none")),
+    ("SOLO(∞, strict)", dict(foundation_priority="strict")),
+    ("SOLO(2, none)", dict(foundation_priority="none", redeal_limit=2)),
+    ("SOLO(0, strict)", dict(foundation_priority="strict", redeal_limit=0)),
+)
+
+
+def build_report(ctx) -> list:
+    from ..report import Section
+    import matplotlib.pyplot as plt
+
+    solo_rows, results = [], {}
+    for label, overrides in SOLO_VARIANTS:
+        result = ctx.run("russian_bank", "solo", "default", REPORT_SOLO_DEALS, overrides, shard_size=SOLO_SHARD)
+        results[label] = result
+        solo_rows.append(solvability_table(result.counters, label))
+    solo = pd.concat(solo_rows, ignore_index=True)
+    tempo = ctx.run("russian_bank", "solo", "default", REPORT_TEMPO_DEALS,
+                    dict(foundation_priority="none", tempo=True), shard_size=SOLO_SHARD)
+    head = results[SOLO_VARIANTS[0][0]]
+    sections = [Section(
+        "Russian Bank: solvability of one player's layout",
+        "Russian-bank solvability (§9.5) is the share of random one-player layouts (stock 13, 4 houses, "
+        "hand 35) that can be played out when every card is known, SOLO(∞, none). Each deal is decided "
+        "by an exhaustive search with a node budget; the interval is the §10.8 Wilson interval that "
+        "counts the unresolved deals as losses for its lower end and as wins for its upper end.",
+        tables=[("Solvability by variant", solo), ("Nodes per deal, SOLO(∞, none)", nodes_table(head.counters)),
+                ("Tempo D* (fewest discards of a win), SOLO(∞, none), literal model", tempo_table(tempo.counters)),
+                ("Tempo run outcome", solvability_table(tempo.counters, "SOLO(∞, none) with tempo search"))],
+    )]
+    fig, ax = plt.subplots(figsize=(7, 3.5))
+    hist = tempo.counters["tempo_hist"]
+    top = int(np.nonzero(hist)[0].max()) + 1 if hist.any() else 1
+    ax.bar(np.arange(top), hist[:top])
+    ax.set_xlabel("D* = fewest discards of a winning line")
+    ax.set_ylabel("deals")
+    sections[0].figures.append(("Distribution of the tempo D* among won SOLO(∞, none) deals.", fig))
+
+    duel_rows = []
+    for first in _STRATEGY_NAMES:
+        for second in _STRATEGY_NAMES:
+            r = ctx.run("russian_bank", "duel", "default", REPORT_DUEL_GAMES,
+                        strategies=dict(first=first, second=second))
+            duel_rows.append(duel_table(r.counters, f"{first} vs {second}"))
+    sections.append(Section(
+        "Russian Bank: the duel with blind policies",
+        "Two players with the default rules of §8; 'first' is the player who moves first. G1 'greedy' is "
+        "the priority policy of §10.6; 'random' picks a uniform legal action. Draws are reported, never "
+        "folded into losses.",
+        tables=[("Duel outcomes by strategy pair", pd.concat(duel_rows, ignore_index=True))],
+    ))
+    return sections
+
+
+# ---------------------------------------------------------------------------------------------
+# Command line: kozyr russian_bank solo | duel | play | solve
+
+def register_cli(sub) -> None:
+    from .. import cli
+
+    solo = sub.add_parser("solo", help="SOLO(k, π) solvability of random layouts (§9-10)")
+    cli.add_run_options(solo, "russian_bank", default_deals=1000)
+    solo.set_defaults(handler=_cmd_solo)
+
+    duel = sub.add_parser("duel", help="two-player games with named strategies")
+    cli.add_run_options(duel, "russian_bank", default_deals=100_000)
+    duel.add_argument("--first", default="greedy", choices=_STRATEGY_NAMES)
+    duel.add_argument("--second", default="greedy", choices=_STRATEGY_NAMES)
+    duel.set_defaults(handler=_cmd_duel)
+
+    play = sub.add_parser("play", help="play one game from a seed and print the transcript")
+    play.add_argument("--seed", type=cli.seed, default=1)
+    play.add_argument("--p0", default="greedy", choices=_STRATEGY_NAMES)
+    play.add_argument("--p1", default="greedy", choices=_STRATEGY_NAMES)
+    play.add_argument("--rules", default="default", choices=list(PRESETS))
+    play.add_argument("--set", dest="overrides", type=cli.option, action="append", default=[], metavar="KEY=VALUE")
+    play.set_defaults(handler=_cmd_play)
+
+    solve = sub.add_parser("solve", help="decide SOLO(k, π) for the layout of one seed")
+    solve.add_argument("--seed", type=cli.seed, default=1)
+    solve.add_argument("--k", default="unlimited", help="redeal limit (default unlimited)")
+    solve.add_argument("--priority", default="none", choices=("none", "strict"))
+    solve.add_argument("--budget", type=cli.count, default=10_000_000)
+    solve.add_argument("--tempo", action="store_true", help="also find D*, the fewest discards")
+    solve.set_defaults(handler=_cmd_solve)
+
+
+def _cmd_solo(args) -> int:
+    from .. import cli
+
+    result = cli.execute(args, "russian_bank", "solo")
+    cli.emit_table(args, result, solvability_table(result.counters, "SOLO"))
+    return 0 if result.complete else cli.EXIT_INTERRUPTED
+
+
+def _cmd_duel(args) -> int:
+    from .. import cli
+    from ..runner import RunConfig, run
+
+    if args.workers < 1:
+        raise cli.UserError(f"--workers must be at least 1, got {args.workers}")
+    config = RunConfig(game="russian_bank", analysis="duel", rules=args.rules, overrides=dict(args.overrides),
+                       deals=args.deals, seed=args.seed, shard_size=args.shard_size,
+                       strategies=dict(first=args.first, second=args.second))
+    result = run(config, workers=args.workers, backend=args.backend)
+    cli.emit_table(args, result, duel_table(result.counters, f"{args.first} vs {args.second}"))
+    return 0 if result.complete else cli.EXIT_INTERRUPTED
+
+
+def _cmd_play(args) -> int:
+    record = play_game(args.seed, (args.p0, args.p1), args.rules, **dict(args.overrides))
+    print(record.transcript())
+    return 0
+
+
+def _cmd_solve(args) -> int:
+    k = validate_option("redeal_limit", args.k)
+    pos = SoloPosition.deal(args.seed)
+    result = pos.solve(k, args.priority, budget=args.budget, tempo=args.tempo)
+    print(f"seed {args.seed}: SOLO({'∞' if k is None else k}, {args.priority}) {result.outcome} "
+          f"after {result.nodes:,} nodes ({result.model} model)"
+          + (f", D* = {result.tempo}" if result.tempo is not None else ""))
+    return 0
