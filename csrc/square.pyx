@@ -60,6 +60,7 @@ cdef enum:
     REMOVE_COST = 1            # a removal must gain more than this to beat a discard
     MAX_LOG = 128
     N_THRESHOLD_VARIANTS = 8
+    MATCH_TOTAL_BINS = 256
 
 cdef enum:  # action kinds (CLOSE only in the log: closing at the start of a turn)
     PLACE = 0
@@ -439,6 +440,8 @@ cdef void play_deal(Deal *d, const Rules *r, const Policy *policy, Rng *rng, int
         if d.hand[seat] == 0:
             seat = (seat + 1) % r.players
             continue
+        asked = 0
+        agreed = 0
         if r.close_at_turn_start and try_close(d, r, policy, seat, 0, &asked, &agreed):
             d.closer = seat
             d.close_turn = d.turns
@@ -453,8 +456,6 @@ cdef void play_deal(Deal *d, const Rules *r, const Policy *policy, Rng *rng, int
         d.last_actor = seat
         note_closable(d)
         closed = 0
-        asked = 0
-        agreed = 0
         if not r.close_at_turn_start:
             closed = try_close(d, r, policy, seat, cards_left(d, r) == 0, &asked, &agreed)
         log_turn(d, seat, &a, displaced, asked, agreed, closed)
@@ -714,6 +715,8 @@ def new_match_counters():
         "deals": np.zeros(MAX_TURNS, np.int64),           # deals per match
         "closed_deals": np.zeros(1, np.int64),
         "total_deals": np.zeros(1, np.int64),
+        "winner_total": np.zeros(MATCH_TOTAL_BINS, np.int64),   # final total of the winner (capped)
+        "loser_total": np.zeros(MATCH_TOTAL_BINS, np.int64),
     }
 
 
@@ -728,6 +731,8 @@ def match_shard(deal_generator, strategy_generator, Py_ssize_t n_matches, dict s
     cdef int64_t[::1] deals_hist = counters["deals"]
     cdef int64_t[::1] closed_deals = counters["closed_deals"]
     cdef int64_t[::1] total_deals = counters["total_deals"]
+    cdef int64_t[::1] winner_total = counters["winner_total"]
+    cdef int64_t[::1] loser_total = counters["loser_total"]
     cdef bitgen_t *deal_bits = bitgen_pointer(deal_generator)
     cdef bitgen_t *strategy_bits = bitgen_pointer(strategy_generator)
     cdef Rng deal_rng, strategy_rng
@@ -763,6 +768,9 @@ def match_shard(deal_generator, strategy_generator, Py_ssize_t n_matches, dict s
                 if done:
                     w = 0 if total[0] > total[1] else (1 if total[1] > total[0] else 2)
             winner[w] += 1
+            if w < 2:
+                winner_total[max(0, min(total[w], MATCH_TOTAL_BINS - 1))] += 1
+                loser_total[max(0, min(total[1 - w], MATCH_TOTAL_BINS - 1))] += 1
             deals_hist[n] += 1
             total_deals[0] += n
         matches[0] = n_matches

@@ -620,7 +620,7 @@ def format_deal(log: dict) -> str:
     for t in log["turns"]:
         who = f"{t['turn']:2d}. seat {t['seat']}"
         own = t["side"] == t["seat"] % 2
-        where = f"{'own' if own else 'opponents'} square cell {t['cell']}"
+        where = ("own" if own else "opponents'") + f" square cell {t['cell']}"
         if t["kind"] == "place":
             text = f"places {t['card']} in {where}" + (f", covering {t['displaced']}" if t["displaced"] else "")
         elif t["kind"] == "remove":
