@@ -1,9 +1,13 @@
-"""Slovak mariáš settlement (shared/rules/marias.md §6): the amount each defender pays the actor for
-one played deal, its parts, and who won the deal. Pure Python, no simulation: the compiled kernel
-carries its own copy of these formulas and is tested against this one.
+"""Slovak mariáš (shared/rules/marias.md), three players: rule options, the settlement of §6, the
+single-deal API, the Stovka success-rate analysis of §8 and its report.
 
-Amounts are in units of the base stake B (default 5 cents). ``per_defender`` holds the signed
-amount each defender pays the actor (negative: the actor pays that defender).
+- ``settle(...)`` (§6.3) is plain Python: the amount each defender pays the actor for one played
+  deal, its parts, and who won the deal. The compiled kernel (csrc/marias.pyx) carries its own
+  copy of the formulas and is tested against this one. Amounts are in units of the base stake B
+  (default 5 cents); ``per_defender`` holds the signed amount each defender pays the actor
+  (negative: the actor pays that defender).
+- ``play_deal(...)`` plays or scores one given deal.
+- The ``stovka`` analysis deals and plays millions of deals in the kernel (§8).
 """
 from __future__ import annotations
 
@@ -198,3 +202,532 @@ def _suit_game(game, k, sedma_proti, proti_here, cp_actor, last, ha, hd, seven, 
     if quiet:
         parts["ticha_sedma"] = quiet
     return parts, main
+
+
+# ---------------------------------------------------------------------------------------------
+# Rule options (§9) and the experiment's strategy choices (§8.1), with their validation
+
+import numpy as np                      # noqa: E402  (the settlement above needs neither)
+import pandas as pd                     # noqa: E402
+from fractions import Fraction          # noqa: E402
+from functools import lru_cache         # noqa: E402
+from math import comb, factorial        # noqa: E402
+
+from ..cards import MARIAS32, Cards, check_disjoint  # noqa: E402
+from ..stats import mean_interval, wilson             # noqa: E402
+from . import Analysis, Game                          # noqa: E402
+
+RULE_DEFAULTS: dict[str, Any] = dict(
+    SETTLEMENT_DEFAULTS,
+    base_cents=5,                 # B in cents
+    start_balance=200,            # in B (§2 R-DEAL-3; informative, the simulator reports deltas)
+    protocol="V",                 # A16: V (volený-style) | L (auction, §3.6: validated, not implemented)
+    allow_z_lidu=True,            # A27
+    talon_allows_trumps=True,     # A17
+    allow_hopeless_stovka=False,  # A7
+    hlas_needs_trick=False,       # A12
+    hlas_queen_first=False,       # A13
+    max_doublings=4,              # A14
+    allow_proti=True,             # §3.6 step 6
+)
+PRESETS: dict[str, dict[str, Any]] = {"seed": dict(RULE_DEFAULTS)}
+CARD_STRATEGIES = ("heuristic", "random")
+# Strategy roles of the analyses (the first name is the default), chosen per decision.
+STRATEGY_ROLES: dict[str, tuple[str, ...]] = dict(
+    actor_play=CARD_STRATEGIES,            # card play of the actor
+    defender_play=CARD_STRATEGIES,         # card play of the defenders
+    trump_choice=("longest", "z_lidu"),    # τ: longest suit of the first 7 cards | blind (z lidu)
+    doubling=("none", "heuristic"),        # doubling decisions (natural game only)
+)
+STOVKA_FILTERS = {"any_hlas": "holds any hlas", "trump_hlas": "holds the trump hlas",
+                  "mariasek": ">= 4 trumps and >= 1 hlas (Mariasek's pre-filter)", "all": "every deal"}
+_CHOICES = dict(hlas_for_stovka=("highest", "first"), ticha_stovka_rate=("full", "half"), protocol=("V", "L"))
+_INTS = dict(sto_a_sedem_step=(4, 6), deal_cap=(0, 100_000), maly_value=(1, 1000), velky_value=(1, 1000),
+             base_cents=(1, 100_000), start_balance=(0, 10**9), max_doublings=(0, 10))
+_BOOLS = ("stovka_scale_counts_all_hlasy", "flek_per_defender", "sedma_proti_only_announcer", "allow_z_lidu",
+          "talon_allows_trumps", "allow_hopeless_stovka", "hlas_needs_trick", "hlas_queen_first", "allow_proti")
+
+
+def validate_option(key: str, value: Any) -> Any:
+    """Check one option (accepts the string forms the CLI passes)."""
+    if key in _CHOICES:
+        if value not in _CHOICES[key]:
+            raise ValueError(f"option {key} must be one of {', '.join(_CHOICES[key])}, got {value!r}")
+        return value
+    if key in _BOOLS:
+        if isinstance(value, bool):
+            return value
+        text = str(value).strip().lower()
+        if text in ("1", "true", "yes", "on"):
+            return True
+        if text in ("0", "false", "no", "off"):
+            return False
+        raise ValueError(f"option {key} must be true or false, got {value!r}")
+    if key in _INTS:
+        low, high = _INTS[key]
+        text = str(value).strip()
+        if isinstance(value, bool) or not text.lstrip("-").isdigit() or not low <= int(text) <= high:
+            raise ValueError(f"option {key} must be an integer from {low} to {high}, got {value!r}")
+        if key == "sto_a_sedem_step" and int(text) not in (4, 6):
+            raise ValueError(f"option sto_a_sedem_step must be 6 (default) or 4, got {value!r}")
+        return int(text)
+    raise ValueError(f"unknown marias rule option {key!r}")
+
+
+def _settle_options(options: Mapping[str, Any]) -> dict[str, Any]:
+    return {key: options[key] for key in SETTLEMENT_DEFAULTS}
+
+
+def _kernel(mode: str, filter_name: str = "all"):
+    def kernel(bit_generators, n_deals: int, rules: dict, strategies: dict) -> dict[str, np.ndarray]:
+        from .._core import marias as core
+
+        return core.stovka_shard(bit_generators, n_deals, rules, strategies, mode, filter_name)
+    return kernel
+
+
+_ANALYSES = {
+    "stovka" if f == "any_hlas" else f"stovka_{f}": Analysis(
+        "stovka" if f == "any_hlas" else f"stovka_{f}",
+        f"Forced Stovka (§8) on the deals where the forehand {what}; paired with Hra, and Sto a sedem with Sedma a hra",
+        _kernel("forced", f), streams=2, strategies=STRATEGY_ROLES)
+    for f, what in STOVKA_FILTERS.items()
+}
+_ANALYSES["game"] = Analysis(
+    "game", "The whole game (protocol V): trump choice, discard, takeovers, contract, doublings, play, money",
+    _kernel("natural"), streams=2, strategies=dict(STRATEGY_ROLES, doubling=("heuristic", "none")))
+
+GAME = Game(
+    name="marias",
+    title="Slovak mariáš (three players)",
+    presets=PRESETS,
+    validate_option=validate_option,
+    analyses=_ANALYSES,
+    report=lambda ctx: build_report(ctx),
+)
+
+
+# ---------------------------------------------------------------------------------------------
+# Exact baselines (§8.4), by counting suit by suit
+
+N_DEAL = factorial(32) // (factorial(12) * factorial(10) * factorial(10))
+
+
+def _hlas_poly(hand: int) -> list[Fraction]:
+    """P(a hand of `hand` cards holds exactly h hlasy), h = 0..4."""
+    # per suit: (cards taken, hlas) -> ways
+    per_suit = {}
+    for j in range(9):
+        with_pair = comb(6, j - 2) if j >= 2 else 0
+        per_suit[(j, 1)] = with_pair
+        per_suit[(j, 0)] = comb(8, j) - with_pair
+    states = {(0, 0): 1}
+    for _ in range(4):
+        nxt: dict = {}
+        for (n, h), w in states.items():
+            for (j, x), v in per_suit.items():
+                if v and n + j <= hand:
+                    nxt[(n + j, h + x)] = nxt.get((n + j, h + x), 0) + w * v
+        states = nxt
+    total = comb(32, hand)
+    return [Fraction(states.get((hand, h), 0), total) for h in range(5)]
+
+
+def _defender_hlas_distribution() -> list[Fraction]:
+    """P(the two 10-card hands hold h hlasy together), the forehand holding 12."""
+    # per suit: (cards to forehand, cards to middle, hlasy of middle + rear) -> ways
+    per_suit: dict = {}
+    for kq_owner in ((0, 0), (1, 1), (2, 2), (0, 1), (1, 0), (0, 2), (2, 0), (1, 2), (2, 1)):
+        hl = int(kq_owner[0] == kq_owner[1] != 0)
+        for a in range(7):
+            for b in range(7 - a):
+                ways = comb(6, a) * comb(6 - a, b)
+                fa = a + sum(o == 0 for o in kq_owner)
+                mb = b + sum(o == 1 for o in kq_owner)
+                per_suit[(fa, mb, hl)] = per_suit.get((fa, mb, hl), 0) + ways
+    states = {(0, 0, 0): 1}
+    for _ in range(4):
+        nxt: dict = {}
+        for (f, m, h), w in states.items():
+            for (a, b, x), v in per_suit.items():
+                if f + a <= 12 and m + b <= 10:
+                    key = (f + a, m + b, h + x)
+                    nxt[key] = nxt.get(key, 0) + w * v
+        states = nxt
+    return [Fraction(states.get((12, 10, h), 0), N_DEAL) for h in range(7)]
+
+
+@lru_cache(maxsize=None)
+def exact_baselines() -> dict[str, Fraction]:
+    """Exact hand probabilities of §8.4 that do not depend on the trump choice."""
+    p12, p10 = _hlas_poly(12), _hlas_poly(10)
+    d = _defender_hlas_distribution()
+    out = {f"forehand holds {h} hlasy": p12[h] for h in range(5)}
+    out.update({f"a 10-card hand holds {h} hlasy": p10[h] for h in range(5)})
+    out["forehand holds the K+Q of spades"] = Fraction(comb(30, 10), comb(32, 12))
+    out["a 10-card hand holds the K+Q of spades"] = Fraction(comb(30, 8), comb(32, 10))
+    out["defenders hold >= 1 hlas"] = 1 - d[0]
+    out["defenders hold >= 2 hlasy"] = 1 - d[0] - d[1]
+    for n in range(9):
+        out[f"forehand holds {n} A+T"] = Fraction(comb(8, n) * comb(24, 12 - n), comb(32, 12))
+    return out
+
+
+# Figures of the rules file (§8.4) for the trump policy `longest`: Monte Carlo of 400,000 deals.
+RULES_FILE_TAU = {
+    "trumps in 12 = 2": 0.046, "trumps in 12 = 3": 0.267, "trumps in 12 = 4": 0.397, "trumps in 12 = 5": 0.228,
+    "trumps in 12 = 6": 0.056, "trumps in 12 = 7": 0.006, "trump hlas": 0.254, "trump 7": 0.472, "trump A": 0.529,
+    "trump T": 0.528, "trump hlas and >= 5 trumps": 0.119, "trump hlas and >= 4 trumps": 0.212,
+    "any hlas and >= 4 trumps": 0.326, "trump hlas, trump A and >= 5 trumps": 0.067, "zolik sto gate": 0.002,
+    "trumps are hearts": 0.25,
+}
+
+
+def _rate(section, event, count, n, exact=None, rules_file=None):
+    low, high = wilson(count, n)
+    return dict(section=section, event=event, count=int(count), n=int(n), estimate=count / n if n else np.nan,
+                ci_low=float(low), ci_high=float(high), exact=float(exact) if exact is not None else np.nan,
+                rules_file=rules_file if rules_file is not None else np.nan)
+
+
+def baselines_table(counters: Mapping[str, np.ndarray]) -> pd.DataFrame:
+    """Hand baselines on every deal: estimate, Wilson 95% interval, exact value, rules-file figure."""
+    from .._core import marias as core
+
+    n = int(counters["deals"][0])
+    ex = exact_baselines()
+    rows = []
+    for h in range(5):
+        rows.append(_rate("hlasy", f"forehand holds {h} hlasy", counters["fh_hlas"][h], n, ex[f"forehand holds {h} hlasy"]))
+    for h in range(5):
+        rows.append(_rate("hlasy", f"a 10-card hand holds {h} hlasy", counters["hand10_hlas"][h], 2 * n,
+                          ex[f"a 10-card hand holds {h} hlasy"]))
+    rows.append(_rate("hlasy", "forehand holds the K+Q of spades", counters["fh_kq_spades"][0], n,
+                      ex["forehand holds the K+Q of spades"]))
+    rows.append(_rate("hlasy", "a 10-card hand holds the K+Q of spades", counters["hand10_kq_spades"][0], 2 * n,
+                      ex["a 10-card hand holds the K+Q of spades"]))
+    rows.append(_rate("hlasy", "defenders hold >= 1 hlas", counters["def_hlas"][1:].sum(), n, ex["defenders hold >= 1 hlas"]))
+    rows.append(_rate("hlasy", "defenders hold >= 2 hlasy", counters["def_hlas"][2:].sum(), n, ex["defenders hold >= 2 hlasy"]))
+    for a in range(9):
+        rows.append(_rate("A+T", f"forehand holds {a} A+T", counters["fh_at"][a], n, ex[f"forehand holds {a} A+T"]))
+    for t in range(2, 9):
+        rows.append(_rate("trump choice", f"trumps in 12 = {t}", counters["fh_trumps"][t], n,
+                          rules_file=RULES_FILE_TAU.get(f"trumps in 12 = {t}")))
+    for i, name in enumerate(core.HOLDING_NAMES):
+        rows.append(_rate("trump choice", name, counters["holdings"][i], n, rules_file=RULES_FILE_TAU.get(name)))
+    table = pd.DataFrame(rows)
+    return table
+
+
+# ---------------------------------------------------------------------------------------------
+# Tables of the Stovka experiment
+
+HLAS_LABELS = ("no hlas", "side hlas (20)", "trump hlas (40)")
+HONOUR_NAMES = ("A", "T", "K", "Q", "7")
+
+
+def _success_rows(trials, successes, labels: dict) -> list[dict]:
+    rows = []
+    for key, n in np.ndenumerate(trials):
+        if n == 0:
+            continue
+        s = successes[key]
+        low, high = wilson(s, n)
+        rows.append(dict(**{name: f(key) for name, f in labels.items()}, n=int(n), successes=int(s),
+                         rate=s / n, ci_low=float(low), ci_high=float(high)))
+    return rows
+
+
+def stovka_tables(counters: Mapping[str, np.ndarray]) -> dict[str, pd.DataFrame]:
+    """Success of the forced Stovka by hand feature, the count distribution, money and companions."""
+    from .._core import marias as core
+
+    tables = {}
+    n, s = int(counters["qualified"][0]), int(counters["success"][0])
+    low, high = wilson(s, n)
+    tables["overall"] = pd.DataFrame([dict(qualifying_deals=n, successes=s, rate=s / n if n else np.nan,
+                                           ci_low=float(low), ci_high=float(high))])
+    bht = counters["by_hlas_trumps"]
+    tables["by max_hlas x trumps"] = pd.DataFrame(_success_rows(
+        bht[0], bht[1], dict(max_hlas=lambda k: HLAS_LABELS[k[0]], trumps_after_discard=lambda k: k[1])))
+    tables["by A+T held"] = pd.DataFrame(_success_rows(counters["by_at"][0], counters["by_at"][1],
+                                                       dict(a_plus_t=lambda k: k[0])))
+    tables["by trump honours"] = pd.DataFrame(_success_rows(
+        counters["by_honours"][0], counters["by_honours"][1],
+        dict(trump_honours=lambda k: "".join(h for i, h in enumerate(HONOUR_NAMES) if k[0] >> i & 1) or "none")))
+    hist = counters["count_hist"]
+    total = hist.sum()
+    tables["count distribution"] = pd.DataFrame(
+        [dict(count=10 * i, deals=int(v), share=v / total) for i, v in enumerate(hist) if v])
+    rows = []
+    for i, name in enumerate(("Stovka", "Hra (with tichá stovka)", "Sto a sedem", "Sedma a hra")):
+        m, tot, sq = counters["money"][i]
+        if m:
+            mean, lo, hi = mean_interval(float(tot), float(sq), int(m))
+            rows.append(dict(contract=name, deals=int(m), mean_S_in_B=mean, ci_low=lo, ci_high=hi))
+    for i, name in enumerate(("Stovka - Hra", "Sto a sedem - Sedma a hra")):
+        m, tot, sq = counters["paired"][i]
+        if m:
+            mean, lo, hi = mean_interval(float(tot), float(sq), int(m))
+            rows.append(dict(contract=f"paired difference: {name}", deals=int(m), mean_S_in_B=mean, ci_low=lo, ci_high=hi))
+    tables["money"] = pd.DataFrame(rows)
+    comp = []
+    for i, name in enumerate(core.COMPANION):
+        succ, trials = counters["companion"][i]
+        if trials:
+            lo, hi = wilson(succ, trials)
+            comp.append(dict(rate=name, n=int(trials), successes=int(succ), estimate=succ / trials,
+                             ci_low=float(lo), ci_high=float(hi)))
+    tables["companion rates"] = pd.DataFrame(comp)
+    return tables
+
+
+def contracts_table(counters: Mapping[str, np.ndarray]) -> pd.DataFrame:
+    """Natural mode: how often each contract is played, how often its main part is won, the
+    actor's mean balance per deal (2 S, in B) and, in suit games, how often count >= 100."""
+    from .._core import marias as core
+
+    rows = []
+    deals = int(counters["deals"][0])
+    for g, name in enumerate(core.GAME_NAMES):
+        n, made, tot, sq, hundred = (int(x) for x in counters["contracts"][g])
+        if not n:
+            continue
+        lo, hi = wilson(made, n)
+        mean, mlo, mhi = mean_interval(float(tot), float(sq), n)
+        rows.append(dict(contract=name, deals=n, share=n / deals, won=made, win_rate=made / n, ci_low=float(lo),
+                         ci_high=float(hi), actor_mean_balance_B=mean, balance_ci_low=mlo, balance_ci_high=mhi,
+                         count_100_rate=hundred / n if g < 4 else np.nan))
+    return pd.DataFrame(rows)
+
+
+# ---------------------------------------------------------------------------------------------
+# Single-deal API
+
+SEATS = ("forehand", "middle", "rear")
+CONTRACT_NAMES = {"hra": "Hra", "sedma": "Sedma a hra", "stovka": "Stovka", "sto_a_sedem": "Sto a sedem",
+                  "maly": "Malý", "velky": "Veľký"}
+SUIT_SLOVAK = {"S": "zelené", "H": "červené", "D": "gule", "C": "žalude"}
+
+
+@dataclass(frozen=True)
+class DealResult:
+    contract: str
+    trump: str | None
+    actor: int
+    hands: tuple[tuple[str, ...], ...]
+    talon: tuple[str, ...]
+    tricks: tuple[tuple[tuple[int, str], ...], ...]    # per trick: (seat, card) in play order
+    trick_winners: tuple[int, ...]
+    card_points: dict[str, int]                        # actor / defenders
+    last_trick: str | None                             # "actor" | "def" (suit games)
+    hlasy_actor: tuple[int, ...]                       # in the order declared
+    hlasy_def: tuple[int, ...]
+    seven: str
+    actor_tricks: int
+    counted: int | None                                # Stovka count (card points + last + counted hlas)
+    settlement: Settlement
+    options: dict
+
+    def explain(self) -> str:
+        return explain_deal(self)
+
+
+def _suit_holdings(cards) -> dict[str, list[str]]:
+    return {s: [c for c in cards if c[1] == s] for s in "SHDC"}
+
+
+def _illegal_reason(hand: list[str], trick: list[str], card: str, trump: str | None, order: str,
+                    seven_guard: bool, queen_first: bool, legal: list[str]) -> str:
+    """Which duty of §5.3 a card breaks (the legal set comes from the kernel)."""
+    if trick:
+        led = trick[0][1]
+        if card[1] != led and any(c[1] == led for c in hand):
+            return f"must follow suit {led}"
+        if card[1] == led and any(c[1] == led for c in legal):
+            return f"must beat the trick with a higher {led} if able"
+        if trump and card[1] != trump and any(c[1] == trump for c in hand):
+            return "void in the suit led: must trump"
+        if trump and card[1] == trump:
+            return "must over-trump if able"
+    if seven_guard and trump and card == "7" + trump:
+        return "the announced trump 7 must be kept while another card is legal"
+    if queen_first and card[0] == "K":
+        return "hlas_queen_first: the Q must be played before the K of a held pair"
+    return "not a legal card here"
+
+
+def _parse_tricks(tricks) -> list[str]:
+    if tricks is None:
+        return []
+    if isinstance(tricks, str):
+        return MARIAS32.parse(tricks, what="card sequence")
+    flat: list[str] = []
+    for item in tricks:
+        flat += MARIAS32.parse(item, what="card sequence") if isinstance(item, str) else MARIAS32.parse(list(item), what="card sequence")
+    seen = set()
+    for c in flat:
+        if c in seen:
+            raise ValueError(f"card {c!r} is played twice in the card sequence")
+        seen.add(c)
+    return flat
+
+
+def play_deal(hands: Sequence[Cards], talon: Cards, contract: str, trump: str | None = None, tricks=None, *,
+              actor: int = 0, strategies: str | Sequence[str] = "heuristic", sedma_proti: bool = False,
+              k: Mapping[str, int] | None = None, rules: str = "seed", seed: int = 0, **overrides) -> DealResult:
+    """Play or score one given deal under protocol V.
+
+    hands: the three 10-card hands at the start of play, seats 0 (forehand), 1, 2; talon: the
+    2 discarded cards. contract: hra | sedma | stovka | sto_a_sedem | maly | velky (a suit
+    contract "v červených" is trump="H"). tricks: the cards played, in order (a string, a list, or
+    a list of tricks); whatever is not given is played by `strategies` (one name, or one per
+    seat: heuristic | random) with the bit generator seeded by `seed`. sedma_proti: a defender
+    holding the trump 7 announced it; k: doublings per part. Raises ValueError for malformed,
+    duplicate or missing cards, a talon or contract the rules forbid, and illegal plays (naming the
+    trick and the rule broken)."""
+    from .._core import marias as core
+
+    options = GAME.resolve_rules(rules, overrides)
+    if options["protocol"] != "V":
+        raise ValueError("protocol L is validated but not implemented: play_deal follows protocol V")
+    if contract not in GAMES:
+        raise ValueError(f"unknown contract {contract!r}; choose one of {', '.join(GAMES)}")
+    if not isinstance(actor, int) or isinstance(actor, bool) or actor not in (0, 1, 2):
+        raise ValueError(f"actor must be seat 0, 1 or 2, got {actor!r}")
+    if isinstance(hands, str) or len(hands) != 3:
+        raise ValueError("hands must be a list of three hands of 10 cards")
+    parsed = [MARIAS32.parse(h, 10, f"{SEATS[i]} hand") for i, h in enumerate(hands)]
+    talon_cards = MARIAS32.parse(talon, 2, "talon")
+    check_disjoint(parsed + [talon_cards], list(SEATS) + ["talon"])
+    suit_game = contract in SUIT_GAMES
+    if suit_game:
+        if trump not in tuple(TRUMPS):
+            raise ValueError(f"a suit game needs trump = one of S H D C, got {trump!r}")
+        if any(c[0] in "AT" for c in talon_cards):
+            raise ValueError("the talon of a suit game may not hold an A or a T (§3.3b)")
+        if not options["talon_allows_trumps"] and any(c[1] == trump for c in talon_cards):
+            raise ValueError("talon_allows_trumps is off: the talon may not hold a trump")
+    elif trump is not None:
+        raise ValueError(f"{CONTRACT_NAMES[contract]} has no trumps; leave trump unset")
+    seven = "7" + trump if suit_game else None
+    actor_hand = parsed[actor]
+    if contract in ("sedma", "sto_a_sedem") and seven not in actor_hand:
+        raise ValueError(f"{CONTRACT_NAMES[contract]} needs the trump 7 ({seven}) in the actor's hand")
+    actor_hlasy = [s for s in "SHDC" if "K" + s in actor_hand and "Q" + s in actor_hand]
+    if contract in ("stovka", "sto_a_sedem") and not actor_hlasy and not options["allow_hopeless_stovka"]:
+        raise ValueError(f"{CONTRACT_NAMES[contract]} needs a hlas (K+Q) in the actor's hand (allow_hopeless_stovka is off)")
+    seven_holder = -1
+    proti_by = 0
+    if contract in ("sedma", "sto_a_sedem"):
+        seven_holder = actor
+    if sedma_proti:
+        if contract not in ("hra", "stovka"):
+            raise ValueError("sedma proti is only possible against Hra or Stovka")
+        if not options["allow_proti"]:
+            raise ValueError("allow_proti is off: no sedma proti")
+        holders = [s for s in range(3) if s != actor and seven in parsed[s]]
+        if not holders:
+            raise ValueError(f"sedma proti needs a defender holding the trump 7 ({seven})")
+        seven_holder = holders[0]
+        proti_by = 0 if seven_holder == (actor + 1) % 3 else 1
+    kk = _check_k(k or {}, "k")
+    for part, value in kk.items():
+        if value > options["max_doublings"]:
+            raise ValueError(f"k[{part!r}] = {value} exceeds max_doublings = {options['max_doublings']}")
+    names = [strategies] * 3 if isinstance(strategies, str) else list(strategies)
+    if len(names) != 3 or any(n not in CARD_STRATEGIES for n in names):
+        raise ValueError(f"strategies must be one of {', '.join(CARD_STRATEGIES)} or a list of three, got {strategies!r}")
+    sequence = _parse_tricks(tricks)
+    if len(sequence) > 30:
+        raise ValueError(f"the card sequence has {len(sequence)} cards; a deal has at most 30")
+    game_index = core.GAME_NAMES.index(contract)
+    trump_index = "SHDC".index(trump) if suit_game else -1
+    masks = [MARIAS32.mask(h) for h in parsed]
+    out = core.play_one(masks, MARIAS32.mask(talon_cards), actor, game_index, trump_index, seven_holder, names,
+                        [MARIAS32.bit(c) for c in sequence], options, np.random.PCG64(seed))
+    cards = [MARIAS32.card(b) for b in out["cards"]]
+    if out["error"]:
+        i = out["error_index"]
+        seat = (None if i >= len(out["seats"]) else out["seats"][i])
+        # the seat to play: leader of the trick, then around the table
+        trick_no, pos = divmod(i, 3)
+        leader = actor if trick_no == 0 else out["trick_winners"][trick_no - 1]
+        seat = (leader + pos) % 3
+        card = sequence[i]
+        if out["error"] == "not in hand":
+            raise ValueError(f"trick {trick_no + 1}, card {pos + 1}: {SEATS[seat]} does not hold {card}")
+        played = set(cards)
+        hand = [c for c in parsed[seat] if c not in played]
+        trick = cards[trick_no * 3:trick_no * 3 + pos]
+        legal = MARIAS32.from_mask(out["legal"][i])
+        reason = _illegal_reason(hand, trick, card, trump if suit_game else None, MARIAS32.ranks,
+                                 seat == seven_holder, options["hlas_queen_first"] and suit_game, legal)
+        raise ValueError(f"trick {trick_no + 1}, card {pos + 1}: {SEATS[seat]} may not play {card}: {reason} "
+                         f"(legal: {' '.join(legal)})")
+    trick_list = tuple(tuple((out["seats"][j], cards[j]) for j in range(t * 3, t * 3 + 3))
+                       for t in range(len(out["trick_winners"])))
+    # hlasy in the order declared: the first card of each pair played by its holder
+    declared: dict[int, list[int]] = {0: [], 1: [], 2: []}
+    if suit_game:
+        for seat_, card in zip(out["seats"], cards):
+            s = card[1]
+            if card[0] in "KQ" and "K" + s in parsed[seat_] and "Q" + s in parsed[seat_]:
+                value = 40 if s == trump else 20
+                key = (seat_, s)
+                if key not in declared.setdefault("done", set()):
+                    declared["done"].add(key)
+                    declared[seat_].append(value)
+    h_actor = tuple(declared[actor])
+    h_def = tuple(v for s in range(3) if s != actor for v in declared[s])
+    if options["hlas_needs_trick"] and suit_game:
+        if out["tricks"][actor] == 0:
+            h_actor = ()
+        if sum(out["tricks"]) - out["tricks"][actor] == 0:
+            h_def = ()
+    settle_opts = _settle_options(options)
+    if suit_game:
+        settlement = settle(contract, trump, kk, sedma_proti, out["cp_actor"], "actor" if out["last_actor"] else "def",
+                            h_actor, h_def, out["seven"], proti_by=proti_by, **settle_opts)
+        cp = {"actor": out["cp_actor"], "defenders": 80 - out["cp_actor"]}
+        counted = out["counted"]
+    else:
+        settlement = settle(contract, k=kk, actor_tricks=out["tricks"][actor], **settle_opts)
+        cp, counted = {}, None
+    return DealResult(contract, trump if suit_game else None, actor, tuple(tuple(MARIAS32.from_mask(m)) for m in masks),
+                      tuple(talon_cards), trick_list, tuple(out["trick_winners"]), cp,
+                      ("actor" if out["last_actor"] else "def") if suit_game and len(trick_list) == 10 else None,
+                      h_actor, h_def, out["seven"], out["tricks"][actor], counted, settlement, options)
+
+
+def explain_deal(r: DealResult) -> str:
+    name = CONTRACT_NAMES[r.contract]
+    if r.trump:
+        name += f" in {SUIT_SLOVAK[r.trump]} ({r.trump})" + (" — v červených, everything doubled" if r.trump == "H" else "")
+    lines = [f"Contract: {name}; actor: seat {r.actor} ({SEATS[r.actor]})", ""]
+    for s, hand in enumerate(r.hands):
+        role = "actor" if s == r.actor else "defender"
+        lines.append(f"  seat {s} {SEATS[s]:8} ({role:8}): {' '.join(hand)}")
+    lines += [f"  talon: {' '.join(r.talon)}", ""]
+    for t, (trick, w) in enumerate(zip(r.tricks, r.trick_winners)):
+        played = "  ".join(f"{SEATS[s]} {c}" for s, c in trick)
+        lines.append(f"  trick {t + 1:2}: {played:40} -> {SEATS[w]}")
+    lines.append("")
+    if r.trump:
+        lines += [f"Card points (A/T): actor {r.card_points['actor']}, defenders {r.card_points['defenders']}; "
+                  f"last trick (+10): {r.last_trick}",
+                  f"Hlasy: actor {list(r.hlasy_actor) or 'none'}, defenders {list(r.hlasy_def) or 'none'}",
+                  f"Seven in the last trick: {r.seven}"]
+        if r.contract in ("stovka", "sto_a_sedem"):
+            lines.append(f"Counted toward 100 (card points + last trick + one hlas): {r.counted}")
+    else:
+        lines.append(f"Tricks won by the actor: {r.actor_tricks}" + (" (play stopped early)" if len(r.tricks) < 10 else ""))
+    st = r.settlement
+    cents = r.options["base_cents"]
+    lines += ["", "Settlement (per defender, in B): " + ", ".join(f"{k} {v:+d}" for k, v in st.parts.items())
+              + (" ; doubled for hearts" if st.hearts == 2 else "")]
+    for d, amount in zip((s for s in range(3) if s != r.actor), st.per_defender):
+        who = f"{SEATS[d]} pays the actor" if amount >= 0 else f"the actor pays {SEATS[d]}"
+        lines.append(f"  {who} {abs(amount)} B = {abs(amount) * cents} cents")
+    lines.append(f"Deal won by: {st.winner}")
+    return "\n".join(lines)

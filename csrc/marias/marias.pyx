@@ -1,0 +1,990 @@
+# Slovak mariáš (three players) — deal, contract, doubling, play and settlement.
+#
+# Rules card (shared/rules/marias.md; the rules themselves are in marias_rules.pxd):
+#   Deck     32 German cards as S H D C x 7 8 9 J Q K T A; suit games rank A T K Q J 9 8 7,
+#            Malý/Veľký A K Q J T 9 8 7. A and T are 10 card points, the last trick 10.
+#   Deal     protocol V: 7 to the forehand, 5 + 5, 5 more to the forehand, 5 + 5 (12/10/10).
+#            The forehand chooses trumps from the first 7 cards (or blind, z lidu), takes the
+#            rest and discards 2 (no A/T, not the trump indicator; trumps allowed by default).
+#   Flavour  FARBA < MALÝ < VEĽKÝ; the others may take over with a higher flavour by picking up
+#            the talon and discarding 2. A final FARBA is Hra, Sedma a hra, Stovka or Sto a sedem.
+#   Doubling §4.4: defenders first (sedma proti in round 1), the actor answers, cap max_doublings.
+#   Play     10 tricks, the actor leads; follow, beat, trump, over-trump; an announced seven is
+#            kept back while another card is legal. Hlasy (K+Q) 20, 40 in trumps, declared
+#            automatically. Malý stops when the actor wins a trick, Veľký when he loses one.
+#   Money    settle_outcome() in marias_rules.pxd (§6.3), in units of the base stake B.
+#
+# Strategies, chosen per side by name: card play `random` or `heuristic` (simple rules: draw
+# trumps with the top trump, cash aces, win cheaply, smear A/T on a partner's sure trick, throw
+# the cheapest card); trump choice `longest` (longest suit of the first 7, ties by A/T/K/Q count,
+# then random) or `z_lidu`; discard and contract by fixed rules; doubling `none` or `heuristic`.
+#
+# The Stovka experiment (§8): `forced` mode plays every qualifying deal as Stovka (no takeover,
+# no doublings) and, on the same play, settles it as Hra too; when the actor holds the trump 7 the
+# deal is played a second time with the seven guard and settled as Sto a sedem and as Sedma a hra.
+# `natural` mode plays the whole protocol with the heuristic bidders.
+
+import numpy as np
+cimport numpy as cnp
+from libc.stdint cimport uint8_t, uint32_t, uint64_t, int64_t
+from libc.string cimport memset
+
+from bitboard cimport mask32, popcount32, lowest_bit32, highest_bit32, clear_lowest32, rank_count32
+from rng cimport Rng, rng_init, rng_below, rng_partial_shuffle, bitgen_pointer
+from numpy.random cimport bitgen_t
+from marias_rules cimport *
+
+cnp.import_array()
+
+cdef enum:
+    ALL_CARDS_MASK = 0xFFFFFFFF
+    RANK_COLUMN = 0x01010101
+    STRAT_RANDOM = 0
+    STRAT_HEURISTIC = 1
+    TAU_LONGEST = 0
+    TAU_Z_LIDU = 1
+    MODE_FORCED = 0
+    MODE_NATURAL = 1
+    FILTER_ANY_HLAS = 0
+    FILTER_TRUMP_HLAS = 1
+    FILTER_MARIASEK = 2            # >= 4 trumps and >= 1 hlas
+    FILTER_ALL = 3
+    DOUBLE_NONE = 0
+    DOUBLE_HEURISTIC = 1
+    FLAVOUR_FARBA = 0
+    FLAVOUR_MALY = 1
+    FLAVOUR_VELKY = 2
+    ERR_NONE = 0
+    ERR_NOT_IN_HAND = 1
+    ERR_ILLEGAL = 2
+    COUNT_BINS = 20                # counted points / 10
+    N_HONOURS = 32                 # trump A, T, K, Q, 7 held (bit mask)
+    N_HOLDINGS = 10
+
+HOLDING_NAMES = ("trump hlas", "trump 7", "trump A", "trump T", "trump hlas and >= 5 trumps",
+                 "trump hlas and >= 4 trumps", "any hlas and >= 4 trumps",
+                 "trump hlas, trump A and >= 5 trumps", "zolik sto gate", "trumps are hearts")
+GAME_NAMES = ("hra", "sedma", "stovka", "sto_a_sedem", "maly", "velky")
+SEVEN_NAMES = ("none", "won_actor", "killed_actor", "won_def", "killed_def")
+STRATEGIES = ("random", "heuristic")
+FILTER_NAMES = ("any_hlas", "trump_hlas", "mariasek", "all")
+
+# Malý/Veľký order: per 8-bit lane, suit-game position -> betl position and back.
+cdef uint8_t TO_BETL_POS[8]
+TO_BETL_POS[:] = [0, 1, 2, 4, 5, 6, 3, 7]
+cdef uint8_t FROM_BETL_POS[8]
+FROM_BETL_POS[:] = [0, 1, 2, 6, 3, 4, 5, 7]
+
+
+cdef inline mask32 remap(mask32 m, const uint8_t *table) noexcept nogil:
+    cdef mask32 out = 0
+    cdef int b
+    while m:
+        b = lowest_bit32(m)
+        out |= (<mask32>1) << ((b & ~7) | table[b & 7])
+        m = clear_lowest32(m)
+    return out
+
+
+cdef inline int remap_card(int card, const uint8_t *table) noexcept nogil:
+    return (card & ~7) | table[card & 7]
+
+
+cdef struct Rules:
+    SettleRules settle
+    int talon_allows_trumps
+    int allow_hopeless_stovka
+    int hlas_needs_trick
+    int queen_first
+    int max_doublings
+    int allow_proti
+    int allow_z_lidu
+    int flek_per_defender
+    int proti_only_announcer
+    int strat[2]                   # card play: [actor, defenders]
+    int trump_policy
+    int mode
+    int filter
+    int doubling
+
+
+cdef struct Play:
+    mask32 hand[N_SEATS]
+    mask32 start[N_SEATS]
+    mask32 played
+    mask32 talon
+    int actor
+    int leader
+    int trump
+    int game
+    int betl                       # hands are in the Malý/Veľký encoding
+    int seven_holder               # -1: nobody announced a seven
+    int queen_first
+    int n_played
+    uint8_t log[30]
+    uint8_t seat_log[30]
+    mask32 legal_log[30]
+    int trick_winner[N_TRICKS]
+    int n_tricks
+    int tricks[N_SEATS]
+    int cp[N_SEATS]
+    int declared[N_SEATS]
+    int first_hlas[N_SEATS]
+    int seven
+
+
+cdef inline int lowest_rank_card(mask32 m) noexcept nogil:
+    """The lowest-ranked card of a non-empty set (any suit)."""
+    cdef int r
+    cdef mask32 col
+    for r in range(8):
+        col = m & ((<mask32>RANK_COLUMN) << r)
+        if col:
+            return lowest_bit32(col)
+    return lowest_bit32(m)
+
+
+cdef inline int highest_rank_card(mask32 m) noexcept nogil:
+    cdef int r
+    cdef mask32 col
+    for r in range(7, -1, -1):
+        col = m & ((<mask32>RANK_COLUMN) << r)
+        if col:
+            return lowest_bit32(col)
+    return lowest_bit32(m)
+
+
+cdef inline int random_card(mask32 m, Rng *rng) noexcept nogil:
+    cdef int i = <int>rng_below(rng, <uint32_t>popcount32(m))
+    while i > 0:
+        m = clear_lowest32(m)
+        i -= 1
+    return lowest_bit32(m)
+
+
+cdef inline mask32 trump_lane(int trump) noexcept nogil:
+    return suit_mask(trump) if trump != NO_TRUMP else 0
+
+
+cdef inline int is_boss(int card, mask32 outstanding) noexcept nogil:
+    return (outstanding & suit_mask(card_suit(card)) & above(card)) == 0
+
+
+cdef inline int cheapest(mask32 legal, int trump) noexcept nogil:
+    """Throw-away card: not an A/T, not a trump if avoidable, lowest rank."""
+    cdef mask32 c = legal & ~(<mask32>POINT_CARDS) & ~trump_lane(trump)
+    if not c:
+        c = legal & ~(<mask32>POINT_CARDS)
+    if not c:
+        c = legal & ~trump_lane(trump)
+    if not c:
+        c = legal
+    return lowest_rank_card(c)
+
+
+cdef inline int smear(mask32 legal, int trump) noexcept nogil:
+    """Give points to a trick the own side wins: a side T, then a side A, else the cheapest."""
+    cdef mask32 side = legal & ~trump_lane(trump)
+    cdef mask32 tens = side & ((<mask32>RANK_COLUMN) << RT)
+    if tens:
+        return lowest_bit32(tens)
+    if side & ACES:
+        return lowest_bit32(side & ACES)
+    return cheapest(legal, trump)
+
+
+cdef inline mask32 beating(mask32 legal, int win, int trump) noexcept nogil:
+    cdef mask32 out = 0, m = legal
+    cdef int c
+    while m:
+        c = lowest_bit32(m)
+        if beats(c, win, trump):
+            out |= (<mask32>1) << c
+        m = clear_lowest32(m)
+    return out
+
+
+cdef int heuristic_suit(Play *p, int seat, mask32 legal) noexcept nogil:
+    cdef int trump = p.trump, n = p.n_played % 3, c, win_i, win_card, win_seat
+    cdef int my_side = seat == p.actor
+    cdef mask32 out = ALL_CARDS_MASK & ~p.played & ~p.hand[seat]
+    cdef mask32 m, winners, trumps, out_trumps, boss
+    if seat == p.actor:
+        out &= ~p.talon
+    if n == 0:
+        trumps = legal & trump_lane(trump)
+        out_trumps = out & trump_lane(trump)
+        if my_side and trumps and out_trumps and highest_bit32(trumps) > highest_bit32(out_trumps):
+            return highest_bit32(trumps)                 # draw trumps with the top trump
+        m = legal & ACES & ~trump_lane(trump)
+        if m:
+            return lowest_bit32(m)                       # cash a side ace
+        boss = 0
+        m = legal & ~trump_lane(trump)
+        while m:
+            c = lowest_bit32(m)
+            if is_boss(c, out) and out & suit_mask(card_suit(c)):
+                boss |= (<mask32>1) << c
+            m = clear_lowest32(m)
+        if boss:
+            return highest_rank_card(boss)
+        return cheapest(legal, trump)
+    win_i = trick_winner_index(&p.log[p.n_played - n], n, trump)
+    win_card = p.log[p.n_played - n + win_i]
+    win_seat = p.seat_log[p.n_played - n + win_i]
+    winners = beating(legal, win_card, trump)
+    if n == 2:                                           # last to play
+        if (win_seat == p.actor) == my_side:
+            return smear(legal, trump)
+        if winners:
+            if winners & POINT_CARDS:
+                return highest_rank_card(winners & POINT_CARDS)
+            return lowest_rank_card(winners)
+        return cheapest(legal, trump)
+    if (win_seat == p.actor) == my_side:                 # partner led
+        if is_boss(win_card, out) and (card_suit(win_card) == trump or not out & trump_lane(trump)):
+            return smear(legal, trump)
+        return cheapest(legal, trump)
+    if winners:
+        boss = 0
+        m = winners
+        while m:
+            c = lowest_bit32(m)
+            if is_boss(c, out):
+                boss |= (<mask32>1) << c
+            m = clear_lowest32(m)
+        if boss:
+            return lowest_rank_card(boss)
+        return lowest_rank_card(winners)
+    return cheapest(legal, trump)
+
+
+cdef int heuristic_betl(Play *p, int seat, mask32 legal) noexcept nogil:
+    cdef int n = p.n_played % 3, win_card, c
+    cdef mask32 winners, under, m
+    if n == 0:
+        if p.game == GAME_VELKY and seat == p.actor:
+            return highest_rank_card(legal)
+        return lowest_rank_card(legal)
+    win_card = p.log[p.n_played - n + trick_winner_index(&p.log[p.n_played - n], n, NO_TRUMP)]
+    winners = beating(legal, win_card, NO_TRUMP)
+    under = legal & ~winners
+    if seat == p.actor:
+        if p.game == GAME_MALY:
+            return highest_rank_card(under) if under else lowest_rank_card(legal)
+        return highest_rank_card(legal)
+    if p.game == GAME_MALY:                              # defenders want the actor to win one
+        return lowest_rank_card(under) if under else lowest_rank_card(legal)
+    return lowest_rank_card(winners) if winners else lowest_rank_card(legal)
+
+
+cdef inline int choose_card(Play *p, int seat, mask32 legal, int strategy, Rng *rng) noexcept nogil:
+    if strategy == STRAT_RANDOM or popcount32(legal) == 1:
+        return random_card(legal, rng) if popcount32(legal) > 1 else lowest_bit32(legal)
+    if p.betl:
+        return heuristic_betl(p, seat, legal)
+    return heuristic_suit(p, seat, legal)
+
+
+cdef void play_init(Play *p, const mask32 *hands, mask32 talon, int actor, int leader, int game,
+                    int trump, int seven_holder, int queen_first) noexcept nogil:
+    cdef int s
+    memset(p, 0, sizeof(Play))
+    p.betl = not is_suit_game(game)
+    p.game = game
+    p.trump = trump if not p.betl else NO_TRUMP
+    p.actor = actor
+    p.leader = leader
+    p.seven_holder = seven_holder if not p.betl else -1
+    p.queen_first = queen_first and not p.betl
+    p.seven = SEVEN_NONE
+    for s in range(N_SEATS):
+        p.hand[s] = remap(hands[s], TO_BETL_POS) if p.betl else hands[s]
+        p.start[s] = p.hand[s]
+    p.talon = remap(talon, TO_BETL_POS) if p.betl else talon
+
+
+cdef inline void declare_hlas(Play *p, int seat, int card) noexcept nogil:
+    cdef int s = card_suit(card), r = card & 7
+    if (r == RK or r == RQ) and (p.start[seat] >> (8 * s)) & KQ_LANE == KQ_LANE and not p.declared[seat] >> s & 1:
+        p.declared[seat] |= 1 << s
+        if p.first_hlas[seat] == 0:
+            p.first_hlas[seat] = 40 if s == p.trump else 20
+
+
+cdef void finish_trick(Play *p) noexcept nogil:
+    cdef int base = p.n_played - 3, i, w, seat7 = -1
+    cdef mask32 cards = 0
+    i = trick_winner_index(&p.log[base], 3, p.trump)
+    w = p.seat_log[base + i]
+    for i in range(3):
+        cards |= (<mask32>1) << p.log[base + i]
+    p.trick_winner[p.n_tricks] = w
+    p.tricks[w] += 1
+    if not p.betl:
+        p.cp[w] += card_points(cards)
+    p.n_tricks += 1
+    p.leader = w
+    if p.n_tricks == N_TRICKS and not p.betl:
+        for i in range(3):
+            if p.log[base + i] == 8 * p.trump + R7:
+                seat7 = p.seat_log[base + i]
+        if seat7 >= 0:
+            if seat7 == p.actor:
+                p.seven = SEVEN_WON_ACTOR if w == seat7 else SEVEN_KILLED_ACTOR
+            else:
+                p.seven = SEVEN_WON_DEF if w == seat7 else SEVEN_KILLED_DEF
+
+
+cdef inline int play_over(const Play *p) noexcept nogil:
+    if p.n_tricks == N_TRICKS:
+        return 1
+    if p.game == GAME_MALY and p.tricks[p.actor] > 0:
+        return 1
+    if p.game == GAME_VELKY and p.tricks[p.actor] < p.n_tricks:
+        return 1
+    return 0
+
+
+cdef int run_play(Play *p, const int *strategy, Rng *rng, const uint8_t *forced, int n_forced,
+                  int *err_index) noexcept nogil:
+    """Play the deal out: card i comes from forced[i] while i < n_forced, then from the seat's
+    strategy. Returns ERR_NONE, or an error code with *err_index = the offending play."""
+    cdef int seat, card, n
+    cdef mask32 legal
+    while not play_over(p):
+        n = p.n_played % 3
+        seat = (p.leader + n) % N_SEATS
+        legal = legal_cards(p.hand[seat], &p.log[p.n_played - n], n, p.trump,
+                            seat == p.seven_holder, p.queen_first)
+        if p.n_played < n_forced:
+            card = forced[p.n_played]
+            if not (p.hand[seat] >> card) & 1:
+                err_index[0] = p.n_played
+                return ERR_NOT_IN_HAND
+            if not (legal >> card) & 1:
+                err_index[0] = p.n_played
+                p.legal_log[p.n_played] = legal
+                return ERR_ILLEGAL
+        else:
+            card = choose_card(p, seat, legal, strategy[seat], rng)
+        p.legal_log[p.n_played] = legal
+        p.log[p.n_played] = <uint8_t>card
+        p.seat_log[p.n_played] = <uint8_t>seat
+        p.n_played += 1
+        p.hand[seat] &= ~((<mask32>1) << card)
+        p.played |= (<mask32>1) << card
+        if not p.betl:
+            declare_hlas(p, seat, card)
+        if n == 2:
+            finish_trick(p)
+    return ERR_NONE
+
+
+cdef void fill_outcome(const Play *p, Outcome *o, const Rules *rules) noexcept nogil:
+    """Card points, hlasy and the seven of a played deal, as the settlement needs them."""
+    cdef int s, suits, def_tricks = 0, hl
+    o.game = p.game
+    o.trump = p.trump
+    o.actor_tricks = p.tricks[p.actor]
+    o.seven = p.seven
+    o.cp_actor = p.cp[p.actor]
+    o.last_actor = p.n_tricks == N_TRICKS and p.trick_winner[N_TRICKS - 1] == p.actor
+    o.hlasy_actor = 0
+    o.max_hlas_actor = 0
+    o.first_hlas_actor = 0
+    o.hlasy_def = 0
+    if p.betl:
+        return
+    for s in range(N_SEATS):
+        if s != p.actor:
+            def_tricks += p.tricks[s]
+    for s in range(N_SEATS):
+        suits = hlas_suits(p.start[s])
+        hl = hlas_total(suits, p.trump)
+        if s == p.actor:
+            if rules.hlas_needs_trick and p.tricks[s] == 0:
+                continue
+            o.hlasy_actor = hl
+            o.max_hlas_actor = 40 if suits >> p.trump & 1 else (20 if suits else 0)
+            o.first_hlas_actor = p.first_hlas[s] if p.first_hlas[s] else o.max_hlas_actor
+        else:
+            if rules.hlas_needs_trick and def_tricks == 0:
+                continue
+            o.hlasy_def += hl
+
+
+cdef inline int counted_points(const Outcome *o, const Rules *rules) noexcept nogil:
+    return o.cp_actor + (LAST_TRICK_BONUS if o.last_actor else 0) + \
+        (o.first_hlas_actor if rules.settle.hlas_first else o.max_hlas_actor)
+
+
+# ---------------------------------------------------------------------------------------------
+# Bidding decisions: trump choice, discard, flavour, contract, doublings
+
+cdef int choose_trump(mask32 first7, mask32 packet2, const Rules *rules, Rng *rng, int *indicator) noexcept nogil:
+    cdef int s, key, best_key = -1, n_best = 0, pick
+    cdef int best[4]
+    cdef mask32 lane
+    if rules.trump_policy == TAU_Z_LIDU and rules.allow_z_lidu:
+        indicator[0] = random_card(packet2, rng)
+        return card_suit(indicator[0])
+    for s in range(4):
+        lane = first7 & suit_mask(s)
+        if not lane:
+            continue
+        key = popcount32(lane) * 16 + popcount32(lane & (<mask32>0xF0F0F0F0))   # A T K Q
+        if key > best_key:
+            best_key = key
+            n_best = 0
+        if key == best_key:
+            best[n_best] = s
+            n_best += 1
+    pick = best[rng_below(rng, <uint32_t>n_best)] if n_best > 1 else best[0]
+    indicator[0] = lowest_bit32(first7 & suit_mask(pick))
+    return pick
+
+
+cdef mask32 suit_discard(mask32 hand, int trump, int indicator, const Rules *rules) noexcept nogil:
+    """Two cards for the talon of a suit game (§3.3): never A/T, the indicator or the trump 7;
+    trumps and hlas cards last; short side suits first (to make voids). 0 if impossible."""
+    cdef mask32 allowed = hand & ~(<mask32>POINT_CARDS) & ~((<mask32>1) << indicator) & ~trump_seven(trump)
+    cdef mask32 m, out = 0
+    cdef int c, s, key, k, best, best_key
+    if not rules.talon_allows_trumps:
+        allowed &= ~suit_mask(trump)
+    if popcount32(allowed) < TALON_CARDS:
+        return 0
+    for k in range(TALON_CARDS):
+        best = -1
+        best_key = 1 << 30
+        m = allowed & ~out
+        while m:
+            c = lowest_bit32(m)
+            s = card_suit(c)
+            key = popcount32(hand & suit_mask(s)) * 10 + (c & 7)
+            if s == trump:
+                key += 1000
+            if ((c & 7) == RK or (c & 7) == RQ) and (hand >> (8 * s)) & KQ_LANE == KQ_LANE:
+                key += 500
+            if (hand >> (8 * s + RT)) & 1 and not (hand >> (8 * s + RA)) & 1:
+                key += 50                                # keep the guard of an unguarded T
+            if key < best_key:
+                best_key = key
+                best = c
+            m = clear_lowest32(m)
+        out |= (<mask32>1) << best
+    return out
+
+
+cdef int betl_danger(mask32 hand) noexcept nogil:
+    """Cards of a Malý hand (betl encoding) likely to win a trick: the i-th lowest card of a
+    suit is safe at position <= 2i."""
+    cdef int s, i, b, danger = 0
+    cdef mask32 lane
+    for s in range(4):
+        lane = (hand >> (8 * s)) & LANE_MASK
+        i = 0
+        while lane:
+            b = lowest_bit32(lane)
+            if b > 2 * i:
+                danger += 1
+            i += 1
+            lane = clear_lowest32(lane)
+    return danger
+
+
+cdef int durch_danger(mask32 hand) noexcept nogil:
+    """Cards of a Veľký hand (betl encoding) that may lose a trick: a suit is safe when its
+    cards run down from the A without a gap."""
+    cdef int s, j, b, danger = 0
+    cdef mask32 lane
+    for s in range(4):
+        lane = (hand >> (8 * s)) & LANE_MASK
+        j = 0
+        while lane:
+            b = highest_bit32(lane)
+            if b != 7 - j:
+                danger += 1
+            j += 1
+            lane &= ~((<mask32>1) << b)
+    return danger
+
+
+cdef mask32 betl_discard(mask32 hand_betl, int flavour) noexcept nogil:
+    """Malý: throw the two highest cards; Veľký: the two lowest (betl encoding)."""
+    cdef mask32 out = 0
+    cdef int k
+    for k in range(TALON_CARDS):
+        out |= (<mask32>1) << (highest_rank_card(hand_betl & ~out) if flavour == FLAVOUR_MALY
+                               else lowest_rank_card(hand_betl & ~out))
+    return out
+
+
+cdef int takeover_flavour(mask32 hand_betl, int current) noexcept nogil:
+    if current < FLAVOUR_VELKY and durch_danger(hand_betl) == 0:
+        return FLAVOUR_VELKY
+    if current < FLAVOUR_MALY and betl_danger(hand_betl) == 0:
+        return FLAVOUR_MALY
+    return current
+
+
+cdef int choose_contract(mask32 hand, int trump, const Rules *rules) noexcept nogil:
+    cdef int ntr = popcount32(hand & suit_mask(trump)), at = popcount32(hand & POINT_CARDS)
+    cdef int suits = hlas_suits(hand), has7 = (hand & trump_seven(trump)) != 0
+    cdef int trump_hlas = suits >> trump & 1, hundred
+    hundred = (trump_hlas and ntr >= 5 and at >= 4) or (suits and ntr >= 5 and at >= 6)
+    if hundred and has7 and ntr >= 6:
+        return GAME_STO_A_SEDEM
+    if hundred:
+        return GAME_STOVKA
+    if has7 and (ntr >= 5 or (ntr >= 4 and (hand >> (8 * trump + RA)) & 1)):
+        return GAME_SEDMA
+    return GAME_HRA
+
+
+cdef void doubling_phase(const mask32 *hands, int actor, int game, int trump, const Rules *rules,
+                         int k[2][N_PARTS], int *proti_by) noexcept nogil:
+    """§4.4 with heuristic decisions. k[d] are the counters settled with defender d (equal unless
+    flek_per_defender); *proti_by is the defender (0/1) who announced sedma proti, or -1."""
+    cdef int round_no = 1, activity, activity2, d, seat, part, ntr, i
+    cdef int parts[3]
+    cdef int n_parts = 0
+    memset(k, 0, sizeof(int) * 2 * N_PARTS)
+    proti_by[0] = -1
+    if rules.doubling == DOUBLE_NONE:
+        return
+    if game == GAME_HRA:
+        parts[0] = PART_HRA
+        n_parts = 1
+    elif game == GAME_SEDMA:
+        parts[0] = PART_HRA
+        parts[1] = PART_SEDMA
+        n_parts = 2
+    else:
+        parts[0] = PART_MAIN
+        n_parts = 1
+    while True:
+        activity = 0
+        for d in range(2):
+            seat = (actor + 1 + d) % N_SEATS
+            ntr = popcount32(hands[seat] & trump_lane(trump)) if trump != NO_TRUMP else 0
+            if (round_no == 1 and rules.allow_proti and proti_by[0] < 0 and (game == GAME_HRA or game == GAME_STOVKA)
+                    and hands[seat] & trump_seven(trump) and ntr >= 4):
+                proti_by[0] = d
+                activity = 1
+            for i in range(n_parts):
+                part = parts[i]
+                if k[d][part] % 2 == 0 and k[d][part] < rules.max_doublings and k[d][part] == 0:
+                    if (trump != NO_TRUMP and (ntr >= 4 or (ntr >= 3 and (hands[seat] >> (8 * trump + RA)) & 1))
+                            and (part != PART_SEDMA or ntr >= 4)):
+                        k[d][part] += 1
+                        if not rules.flek_per_defender:
+                            k[1 - d][part] = k[d][part]
+                        activity = 1
+            if proti_by[0] >= 0 and k[d][PART_PROTI] % 2 == 1 and k[d][PART_PROTI] < rules.max_doublings:
+                pass                                     # the heuristic defence never re-raises proti
+        if not activity:
+            break
+        activity2 = 0
+        ntr = popcount32(hands[actor] & trump_lane(trump)) if trump != NO_TRUMP else 0
+        for i in range(n_parts):
+            part = parts[i]
+            if (part == PART_HRA and ntr >= 6) or (part == PART_SEDMA and ntr >= 6):
+                for d in range(2):
+                    if k[d][part] % 2 == 1 and k[d][part] < rules.max_doublings:
+                        k[d][part] += 1
+                        activity2 = 1
+        if proti_by[0] >= 0 and ntr >= 5:
+            for d in range(2):
+                if k[d][PART_PROTI] % 2 == 0 and k[d][PART_PROTI] < rules.max_doublings and k[d][PART_PROTI] == 0:
+                    k[d][PART_PROTI] += 1
+                    activity2 = 1
+        if not activity2:
+            break
+        round_no += 1
+
+
+# ---------------------------------------------------------------------------------------------
+# Rules from the Python layer
+
+cdef Rules rules_from(dict o, dict strategies, str mode, str filter_name) except *:
+    cdef Rules r
+    memset(&r, 0, sizeof(Rules))
+    r.settle.scale_counts_all_hlasy = bool(o["stovka_scale_counts_all_hlasy"])
+    r.settle.hlas_first = o["hlas_for_stovka"] == "first"
+    r.settle.sto_a_sedem_step = int(o["sto_a_sedem_step"])
+    r.settle.quiet_unit = 4 if o["ticha_stovka_rate"] == "full" else 2
+    r.settle.deal_cap = int(o["deal_cap"])
+    r.settle.maly_value = int(o["maly_value"])
+    r.settle.velky_value = int(o["velky_value"])
+    r.talon_allows_trumps = bool(o["talon_allows_trumps"])
+    r.allow_hopeless_stovka = bool(o["allow_hopeless_stovka"])
+    r.hlas_needs_trick = bool(o["hlas_needs_trick"])
+    r.queen_first = bool(o["hlas_queen_first"])
+    r.max_doublings = int(o["max_doublings"])
+    r.allow_proti = bool(o["allow_proti"])
+    r.allow_z_lidu = bool(o["allow_z_lidu"])
+    r.flek_per_defender = bool(o["flek_per_defender"])
+    r.proti_only_announcer = bool(o["sedma_proti_only_announcer"])
+    r.strat[0] = STRATEGIES.index(strategies.get("actor_play", "heuristic"))
+    r.strat[1] = STRATEGIES.index(strategies.get("defender_play", "heuristic"))
+    r.trump_policy = ("longest", "z_lidu").index(strategies.get("trump_choice", "longest"))
+    r.doubling = ("none", "heuristic").index(strategies.get("doubling", "none"))
+    if r.trump_policy == TAU_Z_LIDU and not r.allow_z_lidu:
+        raise ValueError("trump_choice z_lidu needs the rule option allow_z_lidu on")
+    r.mode = ("forced", "natural").index(mode)
+    r.filter = FILTER_NAMES.index(filter_name)
+    if o["protocol"] != "V":
+        raise ValueError("protocol L (auction) is validated but not implemented in the kernel yet")
+    return r
+
+
+cdef inline void seat_strategies(const Rules *r, int actor, int *out) noexcept nogil:
+    cdef int s
+    for s in range(N_SEATS):
+        out[s] = r.strat[0] if s == actor else r.strat[1]
+
+
+cdef int settle_both(const Play *p, const Rules *rules, int game, int k[2][N_PARTS], int proti_by,
+                     int *main_won) noexcept nogil:
+    """Actor's balance / 2 (the mean amount per defender, in B) of a played deal as `game`."""
+    cdef Outcome o
+    cdef int d, part, total = 0
+    fill_outcome(p, &o, rules)
+    o.game = game
+    for d in range(2):
+        for part in range(N_PARTS):
+            o.k[part] = k[d][part]
+        o.proti = proti_by >= 0 and (not rules.proti_only_announcer or d == proti_by)
+        total += settle_outcome(&o, &rules.settle, main_won)
+    return total
+
+
+# ---------------------------------------------------------------------------------------------
+# The shard kernel
+
+def new_counters():
+    z = lambda *shape: np.zeros(shape, np.int64)
+    return dict(
+        deals=z(1),
+        # hand baselines on every deal (§8.4)
+        fh_hlas=z(5), hand10_hlas=z(5), fh_kq_spades=z(1), hand10_kq_spades=z(1), def_hlas=z(7),
+        fh_at=z(9), fh_trumps=z(9), holdings=z(N_HOLDINGS),
+        # the Stovka experiment (forced mode)
+        qualified=z(1), success=z(1),
+        by_hlas_trumps=z(2, 3, 9), by_at=z(2, 9), by_honours=z(2, N_HONOURS), count_hist=z(COUNT_BINS),
+        money=z(4, 3),            # rows stovka, hra, sto_a_sedem, sedma; columns n, sum S, sum S^2
+        paired=z(2, 3),           # stovka - hra, sto_a_sedem - sedma: n, sum, sum of squares
+        companion=z(6, 2),        # successes, trials: tichá stovka in Hra, sedma, Hra win,
+                                  # defenders' tichá stovka, Malý, Veľký
+        # natural mode: per contract n, made (main part won), sum S, sum S^2, hundred reached
+        contracts=z(N_GAMES, 5),
+        proti=z(2), doubled=z(1),
+    )
+
+
+COMPANION = ("ticha stovka in Hra", "sedma (trump 7 wins the last trick)", "Hra won",
+             "defenders' ticha stovka", "Maly made", "Velky made")
+
+
+def stovka_shard(bit_generators, Py_ssize_t n_deals, dict rule_options, dict strategies, str mode="forced",
+                 str filter_name="any_hlas"):
+    """Play n_deals deals of the Stovka experiment (mode forced, hand filter filter_name) or of
+    the whole game (mode natural) and count. strategies: role -> name (actor_play,
+    defender_play: heuristic | random; trump_choice: longest | z_lidu; doubling: none | heuristic)."""
+    cdef Rules rules = rules_from(rule_options, strategies, mode, filter_name)
+    counters = new_counters()
+    cdef int64_t[::1] deals = counters["deals"], fh_hlas = counters["fh_hlas"], hand10_hlas = counters["hand10_hlas"]
+    cdef int64_t[::1] fh_kq = counters["fh_kq_spades"], h10_kq = counters["hand10_kq_spades"], def_hlas = counters["def_hlas"]
+    cdef int64_t[::1] fh_at = counters["fh_at"], fh_trumps = counters["fh_trumps"], holdings = counters["holdings"]
+    cdef int64_t[::1] qualified = counters["qualified"], success = counters["success"], count_hist = counters["count_hist"]
+    cdef int64_t[:, :, ::1] by_hlas_trumps = counters["by_hlas_trumps"]
+    cdef int64_t[:, ::1] by_at = counters["by_at"], by_honours = counters["by_honours"], money = counters["money"]
+    cdef int64_t[:, ::1] paired = counters["paired"], companion = counters["companion"], contracts = counters["contracts"]
+    cdef int64_t[::1] proti_count = counters["proti"], doubled = counters["doubled"]
+    if len(bit_generators) < 2:
+        raise ValueError("the mariáš kernel needs two bit generators (deal, strategies)")
+    cdef bitgen_t *deal_bits = bitgen_pointer(bit_generators[0])
+    cdef bitgen_t *play_bits = bitgen_pointer(bit_generators[1])
+    cdef Rng deal_rng, rng
+    cdef uint8_t cards[N_CARDS]
+    cdef int c, s, d, trump, indicator, fh = 0, mid = 1, rear = 2, err, q, ntr, at, suits, max_h, hon
+    cdef int actor, flavour, game, p_seat, passes, bid, won, hit, sv, sh, seven_holder
+    cdef int strategy[N_SEATS]
+    cdef int k[2][N_PARTS]
+    cdef int zero_k[2][N_PARTS]
+    cdef int proti_by
+    cdef mask32 first7, packet2, h12, talon, discard, betl12
+    cdef mask32 hands[N_SEATS]
+    cdef Play play
+    cdef Outcome o
+    cdef Py_ssize_t deal
+    memset(zero_k, 0, sizeof(zero_k))
+    for c in range(N_CARDS):
+        cards[c] = <uint8_t>c
+    with bit_generators[0].lock, bit_generators[1].lock, nogil:
+        rng_init(&deal_rng, deal_bits)
+        rng_init(&rng, play_bits)
+        for deal in range(n_deals):
+            rng_partial_shuffle(&deal_rng, cards, N_CARDS, N_CARDS)
+            # protocol V packets: 7 fh, 5 mid, 5 rear, 5 fh, 5 mid, 5 rear (fh = seat 0)
+            first7 = 0
+            packet2 = 0
+            hands[mid] = 0
+            hands[rear] = 0
+            for c in range(7):
+                first7 |= (<mask32>1) << cards[c]
+            for c in range(5):
+                hands[mid] |= ((<mask32>1) << cards[7 + c]) | ((<mask32>1) << cards[22 + c])
+                hands[rear] |= ((<mask32>1) << cards[12 + c]) | ((<mask32>1) << cards[27 + c])
+                packet2 |= (<mask32>1) << cards[17 + c]
+            h12 = first7 | packet2
+            trump = choose_trump(first7, packet2, &rules, &rng, &indicator)
+            # baselines on the dealt hands
+            suits = hlas_suits(h12)
+            fh_hlas[popcount32(suits)] += 1
+            fh_kq[0] += suits & 1
+            hand10_hlas[popcount32(hlas_suits(hands[mid]))] += 1
+            hand10_hlas[popcount32(hlas_suits(hands[rear]))] += 1
+            h10_kq[0] += (hlas_suits(hands[mid]) & 1) + (hlas_suits(hands[rear]) & 1)
+            def_hlas[popcount32(hlas_suits(hands[mid])) + popcount32(hlas_suits(hands[rear]))] += 1
+            at = popcount32(h12 & POINT_CARDS)
+            fh_at[at] += 1
+            ntr = popcount32(h12 & suit_mask(trump))
+            fh_trumps[ntr] += 1
+            sh = suits >> trump & 1
+            holdings[0] += sh
+            holdings[1] += (h12 & trump_seven(trump)) != 0
+            holdings[2] += (h12 >> (8 * trump + RA)) & 1
+            holdings[3] += (h12 >> (8 * trump + RT)) & 1
+            holdings[4] += sh and ntr >= 5
+            holdings[5] += sh and ntr >= 4
+            holdings[6] += suits != 0 and ntr >= 4
+            holdings[7] += sh and ntr >= 5 and (h12 >> (8 * trump + RA)) & 1
+            holdings[8] += sh and ntr >= 6 and (h12 >> (8 * trump + RA)) & 1 and at >= 5
+            holdings[9] += trump == SUIT_HEARTS
+
+            if rules.mode == MODE_FORCED:
+                if rules.filter == FILTER_ANY_HLAS:
+                    q = suits != 0
+                elif rules.filter == FILTER_TRUMP_HLAS:
+                    q = sh
+                elif rules.filter == FILTER_MARIASEK:
+                    q = suits != 0 and ntr >= 4
+                else:
+                    q = 1
+                if not q:
+                    continue
+                discard = suit_discard(h12, trump, indicator, &rules)
+                if discard == 0:
+                    continue
+                hands[fh] = h12 & ~discard
+                suits = hlas_suits(hands[fh])
+                if suits == 0 and not rules.allow_hopeless_stovka:
+                    continue                             # the discard broke the only hlas
+                qualified[0] += 1
+                seat_strategies(&rules, fh, strategy)
+                play_init(&play, hands, discard, fh, fh, GAME_STOVKA, trump, -1, rules.queen_first)
+                run_play(&play, strategy, &rng, NULL, 0, &err)
+                fill_outcome(&play, &o, &rules)
+                sv = counted_points(&o, &rules)
+                hit = sv >= 100
+                success[0] += hit
+                max_h = 2 if suits >> trump & 1 else (1 if suits else 0)
+                ntr = popcount32(hands[fh] & suit_mask(trump))
+                at = popcount32(hands[fh] & POINT_CARDS)
+                hon = (((hands[fh] >> (8 * trump + RA)) & 1) | (((hands[fh] >> (8 * trump + RT)) & 1) << 1)
+                       | (((hands[fh] >> (8 * trump + RK)) & 1) << 2) | (((hands[fh] >> (8 * trump + RQ)) & 1) << 3)
+                       | (((hands[fh] >> (8 * trump + R7)) & 1) << 4))
+                by_hlas_trumps[0, max_h, ntr] += 1
+                by_hlas_trumps[1, max_h, ntr] += hit
+                by_at[0, at] += 1
+                by_at[1, at] += hit
+                by_honours[0, hon] += 1
+                by_honours[1, hon] += hit
+                count_hist[sv // 10 if sv >= 0 else 0] += 1
+                sv = settle_both(&play, &rules, GAME_STOVKA, zero_k, -1, &won) // 2
+                sh = settle_both(&play, &rules, GAME_HRA, zero_k, -1, &won) // 2
+                money[0, 0] += 1
+                money[0, 1] += sv
+                money[0, 2] += sv * sv
+                money[1, 0] += 1
+                money[1, 1] += sh
+                money[1, 2] += sh * sh
+                paired[0, 0] += 1
+                paired[0, 1] += sv - sh
+                paired[0, 2] += (sv - sh) * (sv - sh)
+                companion[0, 0] += o.cp_actor + (10 if o.last_actor else 0) + o.hlasy_actor >= 100
+                companion[0, 1] += 1
+                companion[2, 0] += won
+                companion[2, 1] += 1
+                companion[3, 0] += (80 - o.cp_actor) + (0 if o.last_actor else 10) + o.hlasy_def >= 100
+                companion[3, 1] += 1
+                if hands[fh] & trump_seven(trump):
+                    play_init(&play, hands, discard, fh, fh, GAME_STO_A_SEDEM, trump, fh, rules.queen_first)
+                    run_play(&play, strategy, &rng, NULL, 0, &err)
+                    sv = settle_both(&play, &rules, GAME_STO_A_SEDEM, zero_k, -1, &won) // 2
+                    sh = settle_both(&play, &rules, GAME_SEDMA, zero_k, -1, &won) // 2
+                    money[2, 0] += 1
+                    money[2, 1] += sv
+                    money[2, 2] += sv * sv
+                    money[3, 0] += 1
+                    money[3, 1] += sh
+                    money[3, 2] += sh * sh
+                    paired[1, 0] += 1
+                    paired[1, 1] += sv - sh
+                    paired[1, 2] += (sv - sh) * (sv - sh)
+                    companion[1, 0] += play.seven == SEVEN_WON_ACTOR
+                    companion[1, 1] += 1
+                continue
+
+            # natural mode: the forehand's flavour, the takeover round, contract, doublings, play
+            flavour = forehand_flavour(remap(h12, TO_BETL_POS))
+            discard = 0
+            if flavour == FLAVOUR_FARBA:
+                discard = suit_discard(h12, trump, indicator, &rules)
+                if discard == 0:
+                    flavour = FLAVOUR_MALY
+            if flavour != FLAVOUR_FARBA:
+                discard = remap(betl_discard(remap(h12, TO_BETL_POS), flavour), FROM_BETL_POS)
+            hands[fh] = h12 & ~discard
+            talon = discard
+            actor = fh
+            p_seat = (fh + 1) % N_SEATS
+            passes = 0
+            while passes < 2 and flavour < FLAVOUR_VELKY:
+                bid = takeover_flavour(remap(hands[p_seat], TO_BETL_POS), flavour)
+                if bid > flavour:
+                    betl12 = remap(hands[p_seat] | talon, TO_BETL_POS)
+                    talon = remap(betl_discard(betl12, bid), FROM_BETL_POS)
+                    hands[p_seat] = (hands[p_seat] | remap(betl12, FROM_BETL_POS)) & ~talon
+                    flavour = bid
+                    actor = p_seat
+                    passes = 0
+                else:
+                    passes += 1
+                p_seat = (p_seat + 1) % N_SEATS
+                if p_seat == actor:
+                    break
+            if flavour == FLAVOUR_FARBA:
+                game = choose_contract(hands[fh], trump, &rules)
+            else:
+                game = GAME_MALY if flavour == FLAVOUR_MALY else GAME_VELKY
+            doubling_phase(hands, actor, game, trump if game <= GAME_STO_A_SEDEM else NO_TRUMP, &rules, k, &proti_by)
+            proti_count[0] += proti_by >= 0
+            doubled[0] += k[0][PART_HRA] + k[0][PART_MAIN] + k[0][PART_SEDMA] > 0
+            seven_holder = -1
+            if announces_seven(game):
+                seven_holder = actor
+            elif proti_by >= 0:
+                seven_holder = (actor + 1 + proti_by) % N_SEATS
+            seat_strategies(&rules, actor, strategy)
+            play_init(&play, hands, talon, actor, actor, game, trump, seven_holder, rules.queen_first)
+            run_play(&play, strategy, &rng, NULL, 0, &err)
+            sv = settle_both(&play, &rules, game, k, proti_by, &won)
+            fill_outcome(&play, &o, &rules)
+            contracts[game, 0] += 1
+            contracts[game, 1] += won
+            contracts[game, 2] += sv
+            contracts[game, 3] += sv * sv
+            if is_suit_game(game):
+                contracts[game, 4] += counted_points(&o, &rules) >= 100
+            if game == GAME_MALY:
+                companion[4, 0] += won
+                companion[4, 1] += 1
+            elif game == GAME_VELKY:
+                companion[5, 0] += won
+                companion[5, 1] += 1
+        deals[0] = n_deals
+    return counters
+
+
+cdef int forehand_flavour(mask32 h12_betl) noexcept nogil:
+    """The forehand judges Veľký and Malý on the 10 cards each discard would leave."""
+    if durch_danger(h12_betl & ~betl_discard(h12_betl, FLAVOUR_VELKY)) == 0:
+        return FLAVOUR_VELKY
+    if betl_danger(h12_betl & ~betl_discard(h12_betl, FLAVOUR_MALY)) == 0:
+        return FLAVOUR_MALY
+    return FLAVOUR_FARBA
+
+
+# ---------------------------------------------------------------------------------------------
+# Single deals and checks for the Python layer
+
+def legal_mask(uint32_t hand, trick, int trump, bint seven_guard, bint queen_first, bint betl):
+    """Legal cards (mask, suit-game encoding) for `hand` facing the trick's card bits."""
+    cdef uint8_t t[3]
+    cdef int n = len(trick), i
+    if n > 2:
+        raise ValueError("a trick in progress holds at most 2 cards")
+    for i in range(n):
+        t[i] = remap_card(trick[i], TO_BETL_POS) if betl else trick[i]
+    cdef mask32 h = remap(hand, TO_BETL_POS) if betl else hand
+    cdef mask32 m = legal_cards(h, t, n, NO_TRUMP if betl else trump, seven_guard, queen_first and not betl)
+    return int(remap(m, FROM_BETL_POS) if betl else m)
+
+
+def play_one(hands, uint32_t talon, int actor, int game, int trump, int seven_holder, strategies,
+             forced, dict rule_options, bit_generator):
+    """Play one deal from the given 10-card hands (validated by the caller). `forced` lists the
+    first card bits to play; the seats' strategies (names) play the rest. Returns a dict."""
+    cdef Rules rules = rules_from(rule_options, {}, "forced", "all")
+    cdef mask32 h[N_SEATS]
+    cdef uint8_t f[30]
+    cdef int strategy[N_SEATS]
+    cdef int i, err_index = -1, err, n_forced = len(forced)
+    cdef Play play
+    cdef Outcome o
+    cdef Rng rng
+    cdef bitgen_t *bits = bitgen_pointer(bit_generator)
+    for i in range(N_SEATS):
+        h[i] = hands[i]
+        strategy[i] = STRATEGIES.index(strategies[i])
+    if n_forced > 30:
+        raise ValueError("at most 30 cards can be played")
+    play_init(&play, h, talon, actor, actor, game, trump, seven_holder, rules.queen_first)
+    for i in range(n_forced):
+        f[i] = remap_card(forced[i], TO_BETL_POS) if play.betl else forced[i]
+    with bit_generator.lock:
+        rng_init(&rng, bits)
+        err = run_play(&play, strategy, &rng, f, n_forced, &err_index)
+    fill_outcome(&play, &o, &rules)
+    back = (lambda c: remap_card(c, FROM_BETL_POS)) if play.betl else (lambda c: c)
+    return dict(
+        error=("", "not in hand", "illegal")[err], error_index=err_index,
+        cards=[back(play.log[i]) for i in range(play.n_played)],
+        seats=[play.seat_log[i] for i in range(play.n_played)],
+        legal=[int(remap(play.legal_log[i], FROM_BETL_POS) if play.betl else play.legal_log[i])
+               for i in range(play.n_played + (1 if err == ERR_ILLEGAL else 0))],
+        trick_winners=[play.trick_winner[i] for i in range(play.n_tricks)],
+        tricks=[play.tricks[i] for i in range(N_SEATS)], card_points=[play.cp[i] for i in range(N_SEATS)],
+        first_hlas=[play.first_hlas[i] for i in range(N_SEATS)],
+        seven=SEVEN_NAMES[play.seven], cp_actor=o.cp_actor, last_actor=bool(o.last_actor),
+        hlasy_actor=o.hlasy_actor, hlasy_def=o.hlasy_def, max_hlas_actor=o.max_hlas_actor,
+        counted=counted_points(&o, &rules) if not play.betl else 0,
+    )
+
+
+def settle_kernel(dict outcome, dict rule_options):
+    """The compiled settlement of one outcome (for tests against the Python settle())."""
+    cdef Rules rules = rules_from(rule_options, {}, "forced", "all")
+    cdef Outcome o
+    cdef int won, part
+    memset(&o, 0, sizeof(Outcome))
+    o.game = GAME_NAMES.index(outcome["game"])
+    o.trump = "SHDC".index(outcome["trump"]) if outcome.get("trump") else NO_TRUMP
+    o.cp_actor = outcome.get("cp_actor", 0)
+    o.last_actor = outcome.get("last", "actor") == "actor"
+    ha = list(outcome.get("hlasy_actor", ()))
+    o.hlasy_actor = sum(ha)
+    o.max_hlas_actor = max(ha, default=0)
+    o.first_hlas_actor = ha[0] if ha else 0
+    o.hlasy_def = sum(outcome.get("hlasy_def", ()))
+    o.seven = SEVEN_NAMES.index(outcome.get("seven", "none"))
+    o.actor_tricks = outcome.get("actor_tricks", 0)
+    o.proti = bool(outcome.get("sedma_proti", False))
+    for part, key in enumerate(("hra", "sedma", "main", "sedma_proti")):
+        o.k[part] = outcome.get("k", {}).get(key, 0)
+    total = settle_outcome(&o, &rules.settle, &won)
+    return total, bool(won)

@@ -1,0 +1,102 @@
+"""A slow, readable pure-Python mariáš engine (rules/marias.md §1.2, §5) used to check the compiled
+kernel: legal cards, trick winners, hlasy, the seven event and the early end of Malý/Veľký.
+Cards are strings such as "AS"; nothing here is shared with the kernel."""
+
+SUIT_ORDER = "7 8 9 J Q K T A".split()        # suit games, low to high
+BETL_ORDER = "7 8 9 T J Q K A".split()        # Malý / Veľký
+
+
+def strength(card, betl):
+    return (BETL_ORDER if betl else SUIT_ORDER).index(card[0])
+
+
+def beats(card, best, trump, betl):
+    if card[1] == best[1]:
+        return strength(card, betl) > strength(best, betl)
+    return trump is not None and card[1] == trump
+
+
+def winner_index(trick, trump, betl):
+    best = 0
+    for i in range(1, len(trick)):
+        if beats(trick[i], trick[best], trump, betl):
+            best = i
+    return best
+
+
+def legal(hand, trick, trump, betl, seven_guard=False, queen_first=False):
+    """§5.3 as written in the rules file."""
+    if not trick:
+        cand = set(hand)
+    else:
+        led = trick[0][1]
+        win = trick[winner_index(trick, trump, betl)]
+        same = {c for c in hand if c[1] == led}
+        if same:
+            cand = same
+            if win[1] == led:
+                higher = {c for c in same if strength(c, betl) > strength(win, betl)}
+                if higher:
+                    cand = higher
+        elif trump is not None and any(c[1] == trump for c in hand):
+            cand = {c for c in hand if c[1] == trump}
+            if win[1] == trump:
+                higher = {c for c in cand if strength(c, betl) > strength(win, betl)}
+                if higher:
+                    cand = higher
+        else:
+            cand = set(hand)
+    if seven_guard and trump is not None and "7" + trump in cand and len(cand) > 1:
+        cand.discard("7" + trump)
+    if queen_first and not betl:
+        for s in "SHDC":
+            if "K" + s in cand and "Q" + s in cand:
+                cand.discard("K" + s)
+    return cand
+
+
+def replay(hands, actor, game, trump, cards, seven_holder=None, queen_first=False):
+    """Replay a card sequence (the actor leads); check every card is legal and return the outcome
+    and the legal sets faced at each play."""
+    betl = game in ("maly", "velky")
+    hands = [list(h) for h in hands]
+    leader, tricks, winners, legal_sets = actor, [], [], []
+    taken = [0, 0, 0]
+    points = [0, 0, 0]
+    declared, hlasy = set(), {0: [], 1: [], 2: []}
+    start = [set(h) for h in hands]
+    i = 0
+    while len(tricks) < 10:
+        if game == "maly" and taken[actor] > 0 or game == "velky" and taken[actor] < len(tricks):
+            break
+        trick, seats = [], []
+        for pos in range(3):
+            seat = (leader + pos) % 3
+            allowed = legal(hands[seat], trick, None if betl else trump, betl, seat == seven_holder, queen_first)
+            legal_sets.append(allowed)
+            card = cards[i]
+            i += 1
+            if card not in allowed:
+                raise AssertionError(f"illegal {card} by seat {seat}, legal {sorted(allowed)}")
+            hands[seat].remove(card)
+            if not betl and card[0] in "KQ" and {"K" + card[1], "Q" + card[1]} <= start[seat] and (seat, card[1]) not in declared:
+                declared.add((seat, card[1]))
+                hlasy[seat].append(40 if card[1] == trump else 20)
+            trick.append(card)
+            seats.append(seat)
+        w = seats[winner_index(trick, None if betl else trump, betl)]
+        taken[w] += 1
+        points[w] += 10 * sum(c[0] in "AT" for c in trick)
+        tricks.append(list(zip(seats, trick)))
+        winners.append(w)
+        leader = w
+    seven = "none"
+    if not betl and len(tricks) == 10:
+        last = tricks[-1]
+        for seat, card in last:
+            if card == "7" + trump:
+                won = winners[-1] == seat
+                side = "actor" if seat == actor else "def"
+                seven = ("won_" if won else "killed_") + side
+    return dict(tricks=tricks, winners=winners, taken=taken, points=points, hlasy=hlasy, seven=seven,
+                legal_sets=legal_sets, n_played=i)

@@ -1,0 +1,189 @@
+"""Mariáš play engine: the compiled kernel against the pure-Python reference (marias_reference.py)
+on thousands of random deals, field by field; invariants under random play; the single-deal API and
+its errors; the compiled settlement against settle()."""
+import json
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from analyzer._core import marias as core
+from analyzer.cards import MARIAS32
+from analyzer.games.marias import GAME, play_deal, settle
+
+import marias_reference as ref
+
+OPTIONS = GAME.resolve_rules("seed")
+DECK = MARIAS32.cards
+GAMES = ("hra", "sedma", "stovka", "sto_a_sedem", "maly", "velky")
+
+
+def random_setup(rng):
+    cards = DECK[:]
+    rng.shuffle(cards)
+    hands = [cards[0:10], cards[10:20], cards[20:30]]
+    game = rng.choice(GAMES)
+    trump = rng.choice("SHDC") if game not in ("maly", "velky") else None
+    actor = rng.randrange(3)
+    seven_holder = -1
+    if trump and rng.random() < 0.5:
+        holder = [s for s in range(3) if "7" + trump in hands[s]]
+        seven_holder = holder[0] if holder else -1
+    return hands, cards[30:], actor, game, trump, seven_holder
+
+
+def kernel_play(hands, talon, actor, game, trump, seven_holder, strategies, seed, options=OPTIONS, forced=()):
+    return core.play_one([MARIAS32.mask(h) for h in hands], MARIAS32.mask(talon), actor, GAMES.index(game),
+                         "SHDC".index(trump) if trump else -1, seven_holder, strategies,
+                         [MARIAS32.bit(c) for c in forced], options, np.random.PCG64(seed))
+
+
+@pytest.mark.parametrize("queen_first", [False, True])
+def test_kernel_matches_reference(runslow, queen_first):
+    rng = random.Random(5 + queen_first)
+    options = dict(OPTIONS, hlas_queen_first=queen_first)
+    n = 20_000 if runslow else 2_500
+    for deal in range(n):
+        hands, talon, actor, game, trump, seven_holder = random_setup(rng)
+        strategies = [rng.choice(("random", "heuristic")) for _ in range(3)]
+        out = kernel_play(hands, talon, actor, game, trump, seven_holder, strategies, deal, options)
+        assert out["error"] == ""
+        cards = [MARIAS32.card(b) for b in out["cards"]]
+        r = ref.replay(hands, actor, game, trump, cards, seven_holder if seven_holder >= 0 else None, queen_first)
+        assert r["n_played"] == len(cards)
+        assert [set(MARIAS32.from_mask(m)) for m in out["legal"]] == r["legal_sets"]
+        assert out["trick_winners"] == r["winners"]
+        assert out["tricks"] == r["taken"]
+        if trump:
+            assert out["card_points"] == r["points"]
+            assert out["seven"] == r["seven"]
+            assert out["first_hlas"] == [r["hlasy"][s][0] if r["hlasy"][s] else 0 for s in range(3)]
+            assert out["hlasy_actor"] == sum(r["hlasy"][actor])
+            assert out["hlasy_def"] == sum(sum(r["hlasy"][s]) for s in range(3) if s != actor)
+
+
+def test_invariants_under_random_play():
+    rng = random.Random(11)
+    for deal in range(3000):
+        hands, talon, actor, game, trump, seven_holder = random_setup(rng)
+        out = kernel_play(hands, talon, actor, game, trump, seven_holder, ["random"] * 3, deal)
+        cards = [MARIAS32.card(b) for b in out["cards"]]
+        assert len(set(cards)) == len(cards)
+        assert all(m for m in out["legal"])                     # a legal card always exists
+        if trump:
+            assert len(cards) == 30 and set(cards) == set(sum(hands, []))
+            # 80 when the talon holds no A/T, as the talon rule guarantees; random setups may break it
+            assert sum(out["card_points"]) == 80 - 10 * sum(c[0] in "AT" for c in talon)
+            assert sum(out["tricks"]) == 10
+            for s in range(3):                                  # hlasy are K+Q pairs held
+                pairs = sum((40 if x == trump else 20) for x in "SHDC" if {"K" + x, "Q" + x} <= set(hands[s]))
+                own = out["hlasy_actor"] if s == actor else None
+                if own is not None:
+                    assert own == pairs
+        elif game == "maly":
+            assert out["tricks"][actor] <= 1
+            assert len(cards) == 30 or out["tricks"][actor] == 1
+        else:
+            assert out["tricks"][actor] >= sum(out["tricks"]) - 1
+
+
+def test_seven_guard_keeps_the_seven_back():
+    # The seven-holder may lead the trump 7 only when nothing else is legal.
+    hand = MARIAS32.mask("7C 8C AS")
+    assert MARIAS32.from_mask(core.legal_mask(hand, [], 3, True, False, False)) == ["AS", "8C"]
+    assert MARIAS32.from_mask(core.legal_mask(MARIAS32.mask("7C"), [], 3, True, False, False)) == ["7C"]
+    # follow, beat, trump, over-trump (§5.3)
+    h = MARIAS32.mask("KS 9S AH 7C JC")
+    bits = lambda s: [MARIAS32.bit(c) for c in s.split()]
+    assert set(MARIAS32.from_mask(core.legal_mask(h, bits("QS"), 3, False, False, False))) == {"KS"}
+    assert set(MARIAS32.from_mask(core.legal_mask(h, bits("AS"), 3, False, False, False))) == {"KS", "9S"}
+    assert set(MARIAS32.from_mask(core.legal_mask(h, bits("TD"), 3, False, False, False))) == {"7C", "JC"}
+    assert set(MARIAS32.from_mask(core.legal_mask(h, bits("TD 9C"), 3, False, False, False))) == {"JC"}
+    assert set(MARIAS32.from_mask(core.legal_mask(h, bits("TD QC"), 3, False, False, False))) == {"7C", "JC"}
+    # a trumped non-trump lead: any card of the suit led
+    assert set(MARIAS32.from_mask(core.legal_mask(h, bits("8S 7C"), 3, False, False, False))) == {"KS", "9S"}
+    # Malý order: the T ranks below the J, so JS beats TS
+    assert set(MARIAS32.from_mask(core.legal_mask(MARIAS32.mask("JS 9S"), bits("TS"), -1, False, False, True))) == {"JS"}
+
+
+HANDS = ["AC TC KC QC 9C 8C AS KS 7D 8D", "7C JC TS QS 9S 8S AH TH KH QH", "JS 7S 9H 8H 7H AD TD KD QD 9D"]
+
+
+def test_play_deal_given_sequence_and_settlement():
+    seq = ("AC 7C 7S  TC JC 7H  AS 8S JS  7D 9S AD  TD 8D TS  KD 8C QS  KS QH 8H  9C KH 9H  QC TH 9D  KC AH QD")
+    r = play_deal(HANDS, "JD JH", "stovka", "C", tricks=seq)
+    assert r.card_points == {"actor": 50, "defenders": 30}
+    assert r.last_trick == "actor" and r.hlasy_actor == (40,) and r.hlasy_def == (20, 20)
+    assert r.counted == 100
+    assert r.settlement.per_defender == (4, 4) and r.settlement.winner == "actor"
+    assert "Stovka in žalude" in r.explain()
+    hra = play_deal(HANDS, "JD JH", "hra", "C", tricks=seq)
+    assert hra.settlement.parts == {"hra": 4}      # total 50 + 10 + 40 = 100: tichá stovka, 4B
+
+
+@pytest.mark.parametrize("kwargs,message", [
+    (dict(tricks="AS TS AD"), "trick 1, card 3: rear may not play AD: must follow suit S"),
+    (dict(tricks="8C 7C"), "trick 1, card 2: middle may not play 7C: must beat"),
+    (dict(tricks="AC 7S"), "middle does not hold 7S"),
+    (dict(tricks="7D AH"), "must trump"),
+    (dict(tricks="AC 7C 7S AC"), "duplicate card|played twice"),
+    (dict(contract="sedma"), "trump 7"),
+    (dict(talon="AD JD"), "duplicate|both"),
+    (dict(hands=HANDS[:2]), "three hands"),
+    (dict(trump="X"), "trump"),
+    (dict(contract="maly"), "no trumps"),
+    (dict(k={"main": 5}), "max_doublings"),
+    (dict(hands=[HANDS[0], HANDS[1], "JS 7S 9H 8H 7H AD TD KD QD XX"]), "malformed card"),
+    (dict(sedma_proti=True, trump="D"), "sedma proti needs a defender holding the trump 7"),
+])
+def test_play_deal_errors(kwargs, message):
+    args = dict(hands=HANDS, talon="JD JH", contract="stovka", trump="C")
+    args.update(kwargs)
+    with pytest.raises(ValueError, match=message):
+        play_deal(**args)
+
+
+def test_talon_rules():
+    with pytest.raises(ValueError, match="A or a T"):
+        play_deal([HANDS[0], HANDS[1], "JS 7S 9H 8H 7H JD JH KD QD 9D"], "AD TD", "hra", "C")
+    # Malý and Veľký accept any discard
+    r = play_deal([HANDS[0], HANDS[1], "JS 7S 9H 8H 7H JD JH KD QD 9D"], "AD TD", "maly")
+    assert r.settlement.amount in (5, -5)
+
+
+def test_sedma_proti_and_seven_events():
+    # the middle player holds 7C and announces sedma proti against Hra in clubs
+    r = play_deal(HANDS, "JD JH", "hra", "C", sedma_proti=True, strategies="heuristic")
+    assert "sedma_proti" in r.settlement.parts
+    assert r.seven in ("none", "won_def", "killed_def")
+
+
+def test_kernel_settlement_matches_settle():
+    path = Path(__file__).parent / "data" / "marias_settlement_vectors.jsonl"
+    vectors = [json.loads(line)["input"] for line in path.read_text().splitlines() if line]
+    rng = random.Random(3)
+    for _ in range(3000):
+        game = rng.choice(GAMES)
+        trump = rng.choice("SHDC")
+        last = rng.choice(("actor", "def"))
+        seven = rng.choice(("none", "won_actor", "killed_actor") if last == "actor" and False else
+                           (("none", "won_actor", "killed_def") if last == "actor" else ("none", "won_def", "killed_actor")))
+        vectors.append(dict(game=game, trump=trump, last=last, seven=seven, cp_actor=10 * rng.randrange(9),
+                            hlasy_actor=rng.choice(([], [20], [40], [40, 20], [20, 20])), hlasy_def=rng.choice(([], [20])),
+                            sedma_proti=game in ("hra", "stovka") and rng.random() < 0.3,
+                            k={p: rng.randrange(3) for p in ("hra", "sedma", "main", "sedma_proti")},
+                            actor_tricks=rng.randrange(11)))
+    for options in (OPTIONS, dict(OPTIONS, ticha_stovka_rate="half", sto_a_sedem_step=4, hlas_for_stovka="first",
+                                  stovka_scale_counts_all_hlasy=False, deal_cap=30)):
+        settle_opts = {k: options[k] for k in ("stovka_scale_counts_all_hlasy", "hlas_for_stovka", "sto_a_sedem_step",
+                                               "ticha_stovka_rate", "deal_cap", "maly_value", "velky_value")}
+        for v in vectors:
+            if v["game"] in ("maly", "velky"):
+                expected = settle(v["game"], k=v["k"], actor_tricks=v["actor_tricks"], **settle_opts)
+            else:
+                args = {k: v[k] for k in ("game", "trump", "k", "sedma_proti", "cp_actor", "last", "hlasy_actor", "hlasy_def", "seven")}
+                expected = settle(**args, **settle_opts)
+            total, won = core.settle_kernel(v, options)
+            assert total == expected.amount, v
+            assert won == (expected.winner == "actor"), v
