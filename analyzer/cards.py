@@ -147,3 +147,4 @@ def check_disjoint(hands: Sequence[Sequence[str]], names: Sequence[str]) -> None
 PIQUET32 = Deck("32-card piquet", "789TJQKA", 8)
 FULL52 = Deck("52-card", "23456789TJQKA", 16)
 MARIAS32 = Deck("32-card mariáš", "789JQKTA", 8)
+SEMERIK40 = Deck("40-card semerik", "4567JQKA23", 16)

@@ -66,9 +66,9 @@ class Game:
 
 
 def _registry() -> dict[str, Game]:
-    from . import piquet, square, klabor, russian_bank, marias
+    from . import piquet, square, klabor, russian_bank, marias, semerik
 
-    return {g.name: g for g in (piquet.GAME, square.GAME, klabor.GAME, russian_bank.GAME, marias.GAME)}
+    return {g.name: g for g in (piquet.GAME, square.GAME, klabor.GAME, russian_bank.GAME, marias.GAME, semerik.GAME)}
 
 
 def get_game(name: str) -> Game:

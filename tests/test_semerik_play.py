@@ -1,0 +1,285 @@
+"""Semerik card play and games: invariants under random and greedy play, the compiled kernel
+against the pure-Python reference (semerik_reference.py) deal by deal, what PIMC may know, golden
+playthroughs (tests/golden/semerik/, regenerate with `python tests/test_semerik_play.py --regen`)
+and the command line.
+
+A note on orientation: seat s's partnership is s % 2 (A = seats 0, 2)."""
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from analyzer._core import semerik as kernel
+from analyzer.cards import SEMERIK40
+from analyzer.cli import main
+from analyzer.games.semerik import PRESETS, play_deal, replay_deal
+from analyzer.runner import RunConfig, run
+
+sys.path.insert(0, str(Path(__file__).parent))
+import semerik_reference as ref  # noqa: E402
+
+GOLDEN = Path(__file__).parent / "golden" / "semerik"
+L = kernel.DEAL_ROW
+DEFAULT = PRESETS["default"]
+
+
+def options(**kw):
+    return dict(DEFAULT, **kw)
+
+
+def generators(seed):
+    return [np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(0, k))) for k in range(2)]
+
+
+def played_rows(n, seed, **kw):
+    rows = np.zeros((n, L["width"]), np.uint64)
+    counters = kernel.deals_shard(generators(seed), n, options(**kw), rows=rows)
+    return rows, counters
+
+
+def hands_of(row):
+    return [SEMERIK40.from_mask(int(row[L["hands"] + s])) for s in range(4)]
+
+
+def plays_of(row):
+    return [SEMERIK40.card(int(b)) for b in row[L["plays"]:L["plays"] + 40]]
+
+
+# --------------------------------------------------------------------------------------------
+# 1. Invariants
+
+@pytest.mark.parametrize("strategies", [("random", "random"), ("greedy", "greedy"), ("greedy", "random")])
+def test_invariants_under_play(strategies):
+    n = 3000
+    rows, counters = played_rows(n, 17, strategy_a=strategies[0], strategy_b=strategies[1])
+    full = SEMERIK40.full_mask
+    for d, row in enumerate(rows):
+        hands = [int(row[L["hands"] + s]) for s in range(4)]
+        assert sum(hands) == full and all(bin(h).count("1") == 10 for h in hands)
+        assert int(row[L["dealer"]]) == d % 4
+        plays = [int(b) for b in row[L["plays"]:L["plays"] + 40]]
+        assert sorted(plays) == sorted(SEMERIK40.bit(c) for c in SEMERIK40.cards)     # every card once
+        trick_points = [int(row[L["trick_points"] + p]) for p in range(2)]
+        assert sum(trick_points) <= 16 and min(trick_points) >= 0
+        decl = [int(x) for x in row[L["declarations"]:L["declarations"] + 4]]
+        assert [int(row[L["total"] + p]) for p in range(2)] == [trick_points[p] + decl[p] + decl[p + 2] for p in (0, 1)]
+    # Every deal puts all 24 honours into tricks; the honours won by the two roles add up to 24.
+    honours = counters["trick_honours"] @ np.arange(5)
+    assert honours.sum() == 24 * n
+    assert counters["honours_hist"].sum(axis=0) @ np.arange(25) == 24 * n
+    assert (counters["tricks_hist"] @ np.arange(11)).sum() == 10 * n
+    assert counters["outcome"].sum() == counters["side_outcome"].sum() == n
+    # At least one point is always won in tricks (ten tricks cannot hold 24 honours two by two).
+    assert np.all(rows[:, L["trick_points"]] + rows[:, L["trick_points"] + 1] >= 1)
+
+
+def test_same_seed_same_result_on_any_number_of_workers():
+    config = RunConfig("semerik", "deals", "default", deals=6000, seed=5, shard_size=1500,
+                       overrides={"strategy_b": "random"})
+    one = run(config, workers=1)
+    two = run(config, workers=2, backend="processes")
+    for key in one.counters:
+        assert np.array_equal(one.counters[key], two.counters[key]), key
+    games = RunConfig("semerik", "games", "default", deals=2000, seed=5, shard_size=500)
+    a, b = run(games, workers=1), run(games, workers=2)
+    assert all(np.array_equal(a.counters[k], b.counters[k]) for k in a.counters)
+
+
+def test_game_invariants():
+    n = 4000
+    rows = np.zeros((n, len(kernel.GAME_ROW_FIELDS)), np.int64)
+    counters = kernel.games_shard(generators(9), n, options(), rows=rows)
+    deals, a, b, winner, value, first = rows.T
+    assert np.all(np.maximum(a, b) >= 21) and np.all(a != b)
+    assert np.array_equal(winner, (b > a).astype(int))
+    loser = np.minimum(a, b)
+    assert np.array_equal(value, np.where(loser < 11, 2, 1))
+    assert np.array_equal(first, np.arange(n) % 4)
+    assert counters["wins"].sum() == counters["role_wins"].sum() == n
+    assert counters["length_hist"].sum() == n and counters["deals"][0] == deals.sum()
+    assert counters["double_wins"].sum() == (value == 2).sum()
+    # Declarations may end the game before play under the Tressette option.
+    tress = kernel.games_shard(generators(9), 2000, dict(PRESETS["tressette"]))
+    assert tress["ended_on_declarations"][0] > 0
+
+
+# --------------------------------------------------------------------------------------------
+# 4. Cross-implementation: kernel against the reference
+
+OPTION_SETS = [
+    {},
+    {"heart_baba": "literal"},
+    {"overlap": "disallowed"},
+    {"four_of_kind_bonus": True, "overlap": "disallowed"},
+]
+
+
+@pytest.mark.parametrize("kw", OPTION_SETS, ids=lambda kw: ",".join(f"{k}={v}" for k, v in kw.items()) or "default")
+def test_declarations_match_reference(kw, runslow):
+    n = 20_000 if runslow else 5_000
+    rows = np.zeros((n, kernel.DECL_ROW_WIDTH), np.uint64)
+    counters = kernel.declarations_shard(generators(3), n, options(**kw), rows=rows)
+    o = options(**kw)
+    for row in rows:
+        for s in range(4):
+            hand = SEMERIK40.from_mask(int(row[s]))
+            assert int(row[4 + s]) == ref.declaration_points(hand, o), (hand, kw)
+    assert np.array_equal(counters["points_hist"].sum(axis=0)[:40],
+                          np.bincount(rows[:, 4:].ravel().astype(np.int64), minlength=40))
+
+
+def test_declarations_match_reference_on_rich_hands():
+    # Random hands drawn mostly from the honours, where babas and sets pile up.
+    rng = np.random.default_rng(8)
+    honours = [c for c in SEMERIK40.cards if c[0] in "32AKQJ"]
+    low = [c for c in SEMERIK40.cards if c[0] not in "32AKQJ"]
+    for kw in OPTION_SETS + [{"heart_baba": "literal", "overlap": "disallowed", "four_of_kind_bonus": True}]:
+        o = options(**kw)
+        for _ in range(1500):
+            k = int(rng.integers(6, 11))
+            hand = list(rng.choice(honours, k, replace=False)) + list(rng.choice(low, 10 - k, replace=False))
+            got = kernel.declaration_breakdown(SEMERIK40.mask(hand), o)
+            assert got["points"] == ref.declaration_points(hand, o), (hand, kw)
+            assert set(SEMERIK40.from_mask(got["shown"])) == ref.shown_cards(hand)
+
+
+@pytest.mark.parametrize("kw", [{}, {"direction": "counterclockwise"}, {"ruff_min_honours": 2},
+                                {"honour_count": "aggregate", "last_trick_point": 1, "capot": "replaces"}],
+                         ids=["default", "counterclockwise", "ruff2", "tressette-scoring"])
+def test_greedy_play_matches_reference(kw, runslow):
+    n = 3000 if runslow else 600
+    rows, _ = played_rows(n, 21, **kw)
+    o = options(**kw)
+    for row in rows:
+        expected = ref.play(hands_of(row), int(row[L["dealer"]]), o)
+        assert plays_of(row) == expected["plays"]
+        assert [int(w) for w in row[L["winners"]:L["winners"] + 10]] == expected["winners"]
+        assert [int(row[L["trick_points"] + p]) for p in range(2)] == expected["trick_points"]
+        assert [int(row[L["total"] + p]) for p in range(2)] == expected["totals"]
+
+
+@pytest.mark.parametrize("strategy", ["random", "pimc"])
+def test_other_strategies_play_legally_and_score_like_reference(strategy):
+    n = 1500 if strategy == "random" else 40
+    rows, _ = played_rows(n, 33, strategy_a=strategy, strategy_b="random", pimc_worlds=4)
+    for row in rows:
+        expected = ref.play(hands_of(row), int(row[L["dealer"]]), DEFAULT, plays=plays_of(row))  # checks legality
+        assert [int(w) for w in row[L["winners"]:L["winners"] + 10]] == expected["winners"]
+        assert [int(row[L["total"] + p]) for p in range(2)] == expected["totals"]
+
+
+def test_play_deals_reproduces_the_shard_and_replay_rescores_it():
+    rows, _ = played_rows(200, 4)
+    hands = rows[:, :4]
+    again = kernel.play_deals(hands, rows[:, L["dealer"]].astype(np.int64), options(), np.random.PCG64(0))
+    assert np.array_equal(rows, again)
+    for row in rows[:50]:
+        r = replay_deal([" ".join(h) for h in hands_of(row)], plays_of(row), dealer=int(row[L["dealer"]]))
+        assert r.totals == (int(row[L["total"]]), int(row[L["total"] + 1]))
+
+
+def test_game_check_matches_reference():
+    for o in (options(), options(target=31, double_below=16)):
+        for a in range(0, 45):
+            for b in range(0, 45):
+                winner, value = ref.game_status(a, b, o)
+                assert kernel.game_status(a, b, o) == (-1 if winner is None else winner, value), (a, b)
+
+
+# --------------------------------------------------------------------------------------------
+# What PIMC may know: its decision depends on its own hand and on public information only.
+
+def test_pimc_decision_ignores_how_unseen_cards_lie():
+    rng = np.random.default_rng(12)
+    cards = SEMERIK40.cards
+    checked = 0
+    while checked < 6:
+        perm = list(rng.permutation(cards))
+        mine, rest = perm[:10], perm[10:]
+        firsts = set()
+        for _ in range(6):
+            rest = list(rng.permutation(rest))
+            others = [rest[0:10], rest[10:20], rest[20:30]]
+            if any(kernel.declaration_breakdown(SEMERIK40.mask(h), DEFAULT)["shown"] for h in others):
+                continue          # a declaration would show cards: different public information
+            hands = np.array([[SEMERIK40.mask(h) for h in [mine] + others]], np.uint64)
+            row = kernel.play_deals(hands, np.array([3]), options(strategy_a="pimc", pimc_worlds=8),
+                                    np.random.PCG64(77))[0]
+            firsts.add(int(row[L["plays"]]))
+        if firsts:
+            assert len(firsts) == 1
+            checked += 1
+
+
+def test_pimc_beats_greedy_and_greedy_beats_random():
+    pimc = kernel.deals_shard(generators(2), 300, options(strategy_a="pimc", pimc_worlds=12))
+    greedy = kernel.deals_shard(generators(2), 20_000, options(strategy_b="random"))
+    mean = lambda h: (h @ np.arange(h.shape[-1])) / h.sum()
+    assert mean(pimc["side_points_hist"][0]) > mean(pimc["side_points_hist"][1])
+    assert mean(greedy["side_points_hist"][0]) > mean(greedy["side_points_hist"][1])
+
+
+# --------------------------------------------------------------------------------------------
+# 3. Golden playthroughs
+
+GOLDEN_CASES = [("greedy_seed1", 1, {}), ("pimc_vs_greedy_seed2", 2, {"strategy_a": "pimc"}),
+                ("random_counterclockwise_seed3", 3, {"strategy_a": "random", "strategy_b": "random",
+                                                      "direction": "counterclockwise"})]
+
+
+def golden_text(seed, kw):
+    rng = np.random.default_rng(seed)
+    perm = list(rng.permutation(SEMERIK40.cards))
+    hands = [" ".join(perm[10 * s:10 * s + 10]) for s in range(4)]
+    return play_deal(hands, dealer=seed % 4, seed=seed, **kw).explain() + "\n"
+
+
+@pytest.mark.parametrize("name,seed,kw", GOLDEN_CASES, ids=[g[0] for g in GOLDEN_CASES])
+def test_golden_playthroughs(name, seed, kw):
+    assert golden_text(seed, kw) == (GOLDEN / f"{name}.txt").read_text()
+
+
+def regenerate():
+    GOLDEN.mkdir(parents=True, exist_ok=True)
+    for name, seed, kw in GOLDEN_CASES:
+        (GOLDEN / f"{name}.txt").write_text(golden_text(seed, kw))
+        print("wrote", GOLDEN / f"{name}.txt")
+
+
+# --------------------------------------------------------------------------------------------
+# Command line
+
+def test_cli_odds_deals_games(capsys, tmp_path):
+    assert main(["semerik", "odds", "--deals", "20000", "--seed", "3", "--workers", "1", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["run"]["deals"] == 20000 and any(r["event"] == "baba in hearts" for r in data["table"])
+    assert main(["semerik", "odds", "--deals", "20000", "--distribution", "--workers", "1"]) == 0
+    assert "declaration points" not in capsys.readouterr().err
+    csv = tmp_path / "deals.csv"
+    assert main(["semerik", "deals", "--deals", "5000", "--a", "greedy", "--b", "random", "--workers", "1",
+                 "--csv", str(csv)]) == 0
+    out = capsys.readouterr().out
+    assert "A (greedy)" in out and "B (random)" in out and csv.exists()
+    assert main(["semerik", "games", "--deals", "500", "--workers", "1", "--set", "target=31"]) == 0
+    assert "mean deals per game" in capsys.readouterr().out
+
+
+def test_cli_explain_play_and_errors(capsys):
+    assert main(["semerik", "explain", "3H 2H AH KH 3S 2S AS 3D 2D AD"]) == 0
+    assert "-> 26" in capsys.readouterr().out
+    hands = ["3S KS 6S 2H AH QD JD 7D 2C 4C", "AS 6H 5H AD 6D 4D 3C KC QC JC",
+             "2S 7S 3H 7H 3D 2D KD 7C 6C 5C", "QS JS 5S 4S KH QH JH 4H 5D AC"]
+    assert main(["semerik", "play", "--hands", *hands]) == 0
+    out = capsys.readouterr().out
+    assert "trick 10" in out and "A: declarations" in out
+    assert main(["semerik", "explain", "3H 2H AH KH 3S 2S AS 3D 2D"]) == 2
+    assert "has 9 cards, expected 10" in capsys.readouterr().err
+    assert main(["semerik", "deals", "--deals", "100", "--set", "capot=double"]) == 2
+    assert "capot must be one of" in capsys.readouterr().err
+
+
+if __name__ == "__main__":
+    if "--regen" in sys.argv:
+        regenerate()
