@@ -707,15 +707,12 @@ cdef int run_tricks(PlayState *st, DealResult *res, const Strategy *strat, Solve
     return -1
 
 
-cdef void finish_deal(DealResult *res, const Rules *rules) noexcept nogil:
-    """Declarations, bella, dix and the bait rule on a played deal."""
-    cdef int p, m = res.maker, o = 1 - res.maker
-    cdef int kq = (1 << RK) | (1 << RQ)
+cdef void score_sequences(DealResult *res, const Rules *rules) noexcept nogil:
+    """Compare the best sequences of the two held hands; the winner scores all his runs."""
+    cdef int p
     for p in range(2):
         res.seq_key[p] = sequence_key(res.held[p], res.trump, rules)
         res.seq_points[p] = 0
-        res.bella_points[p] = 0
-        res.dix_points[p] = 0
     if res.seq_key[0] > res.seq_key[1]:
         res.seq_winner = ELDER
     elif res.seq_key[1] > res.seq_key[0]:
@@ -727,20 +724,11 @@ cdef void finish_deal(DealResult *res, const Rules *rules) noexcept nogil:
     if res.seq_winner != NOBODY:
         if not (rules.no_trick_no_melds and res.tricks_won[res.seq_winner] == 0):
             res.seq_points[res.seq_winner] = sequence_sum(res.held[res.seq_winner], rules)
-    res.bella_holder = NOBODY
-    for p in range(2):
-        if (suit_lane32(res.held[p], res.trump) & kq) == kq:
-            res.bella_holder = p
-            res.bella_points[p] = BELLA
-    if res.swapper != NOBODY:
-        res.dix_points[res.swapper] = rules.dix_value
-    for p in range(2):
-        res.total[p] = (res.card_points[p] + (LAST_TRICK if res.last_winner == p else 0)
-                        + res.seq_points[p] + res.bella_points[p] + res.dix_points[p])
-    if rules.bella_strategic and res.bella_holder == m and res.total[m] - BELLA <= res.total[o]:
-        # Announcing would only feed the bait (or the bait happens anyway): keep quiet.
-        res.bella_points[m] = 0
-        res.total[m] -= BELLA
+
+
+cdef void settle(DealResult *res, const Rules *rules) noexcept nogil:
+    """The bait rule on the two totals."""
+    cdef int m = res.maker, o = 1 - res.maker
     res.carried = 0
     if res.total[m] > res.total[o]:
         res.baited = 0
@@ -756,6 +744,41 @@ cdef void finish_deal(DealResult *res, const Rules *rules) noexcept nogil:
         res.carried = res.total[m]
     else:
         res.score[o] = res.total[m] + res.total[o]
+
+
+cdef void finish_deal(DealResult *res, const Rules *rules) noexcept nogil:
+    """Declarations, bella, dix and the bait rule on a played deal."""
+    cdef int p, m = res.maker, o = 1 - res.maker
+    cdef int kq = (1 << RK) | (1 << RQ)
+    score_sequences(res, rules)
+    res.bella_holder = NOBODY
+    for p in range(2):
+        res.bella_points[p] = 0
+        res.dix_points[p] = 0
+        if (suit_lane32(res.held[p], res.trump) & kq) == kq:
+            res.bella_holder = p
+            res.bella_points[p] = BELLA
+    if res.swapper != NOBODY:
+        res.dix_points[res.swapper] = rules.dix_value
+    for p in range(2):
+        res.total[p] = (res.card_points[p] + (LAST_TRICK if res.last_winner == p else 0)
+                        + res.seq_points[p] + res.bella_points[p] + res.dix_points[p])
+    if rules.bella_strategic and res.bella_holder == m and res.total[m] - BELLA <= res.total[o]:
+        # Announcing would only feed the bait (or the bait happens anyway): keep quiet.
+        res.bella_points[m] = 0
+        res.total[m] -= BELLA
+    settle(res, rules)
+
+
+cdef int game_over(const int *score, int target, int *won, int *margin) noexcept nogil:
+    """After a deal: is there a winner (one over the target, or both and not equal)?"""
+    cdef int lost
+    if (score[0] < target and score[1] < target) or score[0] == score[1]:
+        return 0
+    won[0] = 0 if score[0] > score[1] else 1
+    lost = 1 - won[0]
+    margin[0] = target - score[lost] if score[lost] < target else score[won[0]] - score[lost]
+    return 1
 
 
 cdef void clear_play(DealResult *res) noexcept nogil:
@@ -838,12 +861,15 @@ cdef Rules rules_from(dict spec) except *:
 PLAY_STRATEGIES = ("greedy", "pimc", "random")
 
 
-cdef void strategies_from(dict spec, Strategy *strat) except *:
+cdef void strategies_from(dict spec, Strategy *players) except *:
+    """Player A (the elder of single deals, the hero of the thresholds analysis, the first
+    deal's elder in games) plays spec["play_a"], player B spec["play_b"]; both bid at
+    spec["threshold"] (the thresholds analysis overrides it)."""
     cdef int p
     for p in range(2):
-        strat[p].threshold = spec["threshold"]
-        strat[p].play = PLAY_STRATEGIES.index(spec["play"])
-        strat[p].samples = spec["pimc_samples"]
+        players[p].threshold = spec["threshold"]
+        players[p].play = PLAY_STRATEGIES.index(spec["play_b" if p else "play_a"])
+        players[p].samples = spec["pimc_samples"]
 
 
 cdef class _SolverHandle:
@@ -1048,6 +1074,41 @@ def dd_value(long long me, long long opp, bint me_leads, int trump, bint must_he
     return dd_full(&handle.sv, <mask32>me, <mask32>opp, me_leads)
 
 
+def declare(long long elder, long long dealer, int trump, dict spec):
+    """Sequence comparison of two held hands: (winner seat or -1, elder points, dealer points)."""
+    cdef Rules rules = rules_from(spec)
+    cdef DealResult res
+    clear_play(&res)
+    res.held[0] = <mask32>elder
+    res.held[1] = <mask32>dealer
+    res.trump = trump
+    res.tricks_won[0] = res.tricks_won[1] = 1
+    score_sequences(&res, &rules)
+    return res.seq_winner, res.seq_points[0], res.seq_points[1]
+
+
+def settle_totals(int maker_total, int opponent_total, dict spec):
+    """The bait rule: (maker's score, opponent's score, points carried over)."""
+    cdef Rules rules = rules_from(spec)
+    cdef DealResult res
+    res.maker = ELDER
+    res.total[0] = maker_total
+    res.total[1] = opponent_total
+    settle(&res, &rules)
+    return res.score[0], res.score[1], res.carried
+
+
+def game_result(int first, int second, int target):
+    """(winner index or -1 if the game goes on, margin) for two running totals."""
+    cdef int score[2]
+    cdef int won = -1, margin = 0
+    score[0] = first
+    score[1] = second
+    if not game_over(score, target, &won, &margin):
+        return -1, 0
+    return won, margin
+
+
 def sequence_info(long long hand, int trump, dict spec):
     """(best key, sum of all runs) of a hand; the key packs (class, top rank, is trump)."""
     cdef Rules rules = rules_from(spec)
@@ -1169,8 +1230,9 @@ def new_threshold_counters():
 
 def thresholds_shard(bit_generators, Py_ssize_t n_deals, dict spec):
     cdef Rules rules = rules_from(spec)
+    cdef Strategy players[2]
     cdef Strategy strat[2]
-    strategies_from(spec, strat)
+    strategies_from(spec, players)
     cdef int baseline = spec["opponent_threshold"]
     counters = new_threshold_counters()
     cdef int64_t[::1] deals = counters["deals"], net_sum = counters["net_sum"]
@@ -1203,6 +1265,8 @@ def thresholds_shard(bit_generators, Py_ssize_t n_deals, dict spec):
             for k in range(N_THRESHOLDS):
                 x[k] = 0
                 for hero in range(2):
+                    strat[hero] = players[0]
+                    strat[1 - hero] = players[1]
                     strat[hero].threshold = grid[k]
                     strat[1 - hero].threshold = baseline
                     # The play after the bidding depends only on the contract: play each once.
@@ -1249,8 +1313,9 @@ def games_shard(bit_generators, Py_ssize_t n_games, dict spec):
     """Play n_games games to the target with the strategies of `spec` (player 0 is the elder of
     the first deal)."""
     cdef Rules rules = rules_from(spec)
+    cdef Strategy players[2]
     cdef Strategy strat[2]
-    strategies_from(spec, strat)
+    strategies_from(spec, players)
     counters = new_game_counters()
     cdef int64_t[::1] games = counters["games"], deals_hist = counters["deals_hist"], voids = counters["void_deals"]
     cdef int64_t[::1] winner = counters["winner"], margin_hist = counters["margin_hist"], unfinished = counters["unfinished"]
@@ -1266,7 +1331,7 @@ def games_shard(bit_generators, Py_ssize_t n_games, dict spec):
     cdef DealResult res
     cdef Py_ssize_t g
     cdef int score[2]
-    cdef int n, dealer, elder, carry, won, lost, margin, done
+    cdef int n, dealer, elder, carry, won, margin, done
     with bit_generators[0].lock, bit_generators[1].lock, nogil:
         rng_init(&deal_rng, deal_bits)
         rng_init(&play_rng, play_bits)
@@ -1280,6 +1345,8 @@ def games_shard(bit_generators, Py_ssize_t n_games, dict spec):
             while n < MAX_GAME_DEALS:
                 n += 1
                 elder = 1 - dealer
+                strat[ELDER] = players[elder]
+                strat[DEALER] = players[dealer]
                 deal_cards(&deal_rng, cards, &deal)
                 play_deal(&deal, strat, &rules, &handle.sv, &play_rng, &res)
                 if res.void:
@@ -1292,15 +1359,11 @@ def games_shard(bit_generators, Py_ssize_t n_games, dict spec):
                     score[elder if res.score[ELDER] > res.score[DEALER] else dealer] += carry
                     carry = 0
                 carry += res.carried
-                if score[0] >= rules.target or score[1] >= rules.target:
-                    if score[0] != score[1]:
-                        won = 0 if score[0] > score[1] else 1
-                        lost = 1 - won
-                        margin = rules.target - score[lost] if score[lost] < rules.target else score[won] - score[lost]
-                        winner[won] += 1
-                        margin_hist[margin if margin < MAX_MARGIN else MAX_MARGIN - 1] += 1
-                        done = 1
-                        break
+                if game_over(score, rules.target, &won, &margin):
+                    winner[won] += 1
+                    margin_hist[margin if margin < MAX_MARGIN else MAX_MARGIN - 1] += 1
+                    done = 1
+                    break
                 if rules.next_dealer == NEXT_ALTERNATE or res.score[ELDER] == res.score[DEALER]:
                     dealer = 1 - dealer
                 elif (res.score[ELDER] > res.score[DEALER]) == (rules.next_dealer == NEXT_WINNER):

@@ -2,9 +2,11 @@
 the alternatives), strategies, the analyses (sequence and bella odds against the exact values of
 §10, single deals, bidding thresholds, games to 501), the single-deal API and the report.
 
-Strategy settings travel with the rule options (the runner carries one option dict): ``threshold``
-(bidding strength both players need to take or name a trump), ``play`` (greedy | pimc | random),
-``pimc_samples`` and ``opponent_threshold`` (the baseline opponent of the thresholds analysis).
+Card play is chosen per player through the analyses' strategy roles ``play_a`` and ``play_b``
+(greedy | pimc | random). Player A is the elder of single deals, the hero of the thresholds
+analysis and the first deal's elder in games. The numeric strategy settings are options:
+``threshold`` (bidding strength both players need to take or name a trump), ``pimc_samples`` and
+``opponent_threshold`` (player B's threshold in the thresholds analysis).
 """
 from __future__ import annotations
 
@@ -45,7 +47,6 @@ DEFAULTS: dict[str, Any] = dict(
     show_bottom_card=True,      # §3: information only (pimc treats it as a known card)
     target=501,                 # §7
     threshold=50,
-    play="greedy",
     pimc_samples=12,
     opponent_threshold=50,
 )
@@ -60,8 +61,8 @@ _CHOICES = {
     "dix_swap": ("always", "never"),
     "next_dealer": ("alternate", "winner", "loser"),
     "bella_policy": ("always", "strategic"),
-    "play": core.PLAY_STRATEGIES,
 }
+STRATEGIES = {"play_a": core.PLAY_STRATEGIES, "play_b": core.PLAY_STRATEGIES}
 _BOOLS = ("must_head_trump", "schmeiss", "no_trick_no_melds", "show_bottom_card")
 _LIMITS = {"target": (1, 5000), "threshold": (0, 200), "opponent_threshold": (0, 200), "pimc_samples": (1, 500)}
 _DIX_VALUES = (0, 10)
@@ -103,6 +104,18 @@ def validate_option(key: str, value: Any) -> Any:
 # ---------------------------------------------------------------------------------------------
 # Analyses
 
+def kernel_spec(rules: dict, strategies: dict | None = None) -> dict:
+    """What the compiled kernels read: the rule options and both players' card play."""
+    chosen = {role: names[0] for role, names in STRATEGIES.items()}
+    for role, name in (strategies or {}).items():
+        if role not in STRATEGIES:
+            raise ValueError(f"klabor has no strategy role {role!r}; roles: {', '.join(STRATEGIES)}")
+        if name not in STRATEGIES[role]:
+            raise ValueError(f"unknown {role} strategy {name!r}; choose one of {', '.join(STRATEGIES[role])}")
+        chosen[role] = name
+    return dict(rules, **chosen)
+
+
 GAME = Game(
     name="klabor",
     title="Klabor (klaberjass, two-handed)",
@@ -112,11 +125,14 @@ GAME = Game(
         "odds": Analysis("odds", "Sequences and bella in the dealt 6- and 9-card hands (§10)",
                          lambda g, n, rules: core.odds_shard(g, n, rules)),
         "deals": Analysis("deals", "Single deals played out: bidding, baits, points per deal",
-                          lambda g, n, rules: core.deals_shard(g, n, rules), streams=2),
-        "thresholds": Analysis("thresholds", "Bidding thresholds on duplicate deals against a baseline opponent",
-                               lambda g, n, rules: core.thresholds_shard(g, n, rules), streams=2),
+                          lambda g, n, rules, s: core.deals_shard(g, n, kernel_spec(rules, s)),
+                          streams=2, strategies=STRATEGIES),
+        "thresholds": Analysis("thresholds", "Bidding thresholds of player A on duplicate deals against player B",
+                               lambda g, n, rules, s: core.thresholds_shard(g, n, kernel_spec(rules, s)),
+                               streams=2, strategies=STRATEGIES),
         "games": Analysis("games", "Whole games to the target (one 'deal' of the run = one game)",
-                          lambda g, n, rules: core.games_shard(g, n, rules), streams=2),
+                          lambda g, n, rules, s: core.games_shard(g, n, kernel_spec(rules, s)),
+                          streams=2, strategies=STRATEGIES),
     },
     report=lambda ctx: build_report(ctx),
 )
@@ -376,6 +392,30 @@ def sequences(hand: Cards, trump: str, rules: str = "standard", **overrides) -> 
     return Sequences(total, (20 if cls == 1 else 50, DECK.ranks[top], in_trumps))
 
 
+def compare_sequences(elder: Cards, dealer: Cards, trump: str, rules: str = "standard", **overrides):
+    """Who scores sequences between two held hands: (winner seat or None, elder points, dealer points)."""
+    options = GAME.resolve_rules(rules, overrides)
+    hands = [DECK.parse(elder, what="elder hand"), DECK.parse(dealer, what="dealer hand")]
+    check_disjoint(hands, SEATS)
+    winner, e, d = core.declare(DECK.mask(hands[0]), DECK.mask(hands[1]), _suit(trump, "trump"), options)
+    return _who(winner), e, d
+
+
+def settle(maker_total: int, opponent_total: int, rules: str = "standard", **overrides) -> tuple[int, int, int]:
+    """The bait rule on a deal's totals: (maker's score, opponent's score, points carried over)."""
+    options = GAME.resolve_rules(rules, overrides)
+    for value, what in ((maker_total, "maker_total"), (opponent_total, "opponent_total")):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= value <= 1000:
+            raise ValueError(f"{what} must be an integer from 0 to 1000, got {value!r}")
+    return core.settle_totals(maker_total, opponent_total, options)
+
+
+def game_result(first: int, second: int, target: int = 501) -> tuple[str | None, int]:
+    """After a deal: ('first' or 'second' or None while the game goes on, margin of victory)."""
+    won, margin = core.game_result(int(first), int(second), int(target))
+    return (None if won < 0 else ("first", "second")[won]), margin
+
+
 @dataclass(frozen=True)
 class DealScore:
     rules: str
@@ -511,11 +551,14 @@ def layout_row(elder6: Cards, dealer6: Cards, turnup: str, elder3: Cards, dealer
 
 
 def play_deal(elder6: Cards, dealer6: Cards, turnup: str, elder3: Cards, dealer3: Cards,
-              bottom: str | None = None, rules: str = "standard", seed: int = 0, **overrides) -> PlayedDeal:
-    """Bid and play one given deal with the strategies of the options (threshold, play)."""
+              bottom: str | None = None, rules: str = "standard", seed: int = 0,
+              elder_play: str = "greedy", dealer_play: str = "greedy", **overrides) -> PlayedDeal:
+    """Bid (at the ``threshold`` option) and play one given deal with the named card play of
+    each seat; ``seed`` feeds pimc and random play."""
     options = GAME.resolve_rules(rules, overrides)
+    spec = kernel_spec(options, {"play_a": elder_play, "play_b": dealer_play})
     row = core.play_deals(np.array([layout_row(elder6, dealer6, turnup, elder3, dealer3, bottom)], np.int64),
-                          options, np.random.PCG64(seed))[0]
+                          spec, np.random.PCG64(seed))[0]
     f = row_dict(row)
     result = None if f["void"] else DealScore(**_score_from_row(row, rules, options))
     return PlayedDeal(rules, options, tuple(DECK.from_mask(f["elder_first"])), tuple(DECK.from_mask(f["dealer_first"])),
@@ -547,6 +590,21 @@ REPORT_GAMES = 200_000
 REPORT_PIMC_DEALS = 2_000
 
 
+def _run(ctx, analysis: str, deals: int, overrides: dict | None = None, strategies: dict | None = None):
+    """A report run with strategies, through the context (and its results store) when it can."""
+    from ..runner import RunConfig, run
+
+    config = RunConfig(game="klabor", analysis=analysis, rules="standard", overrides=overrides or {},
+                       deals=max(1, int(deals * ctx.scale)), seed=ctx.seed, strategies=strategies or {})
+    if hasattr(ctx, "run_config"):
+        return ctx.run_config(config)
+    result = run(config, workers=ctx.workers, backend=ctx.backend, progress=ctx.progress)
+    if not result.complete:
+        raise KeyboardInterrupt
+    ctx.runs.append(result)
+    return result
+
+
 def build_report(ctx) -> list:
     from ..report import Section
     import matplotlib.pyplot as plt
@@ -566,7 +624,7 @@ def build_report(ctx) -> list:
                                    ("greedy, threshold 50, seed-literal trumps (no heading)", {"must_head_trump": False})):
         result = ctx.run("klabor", "deals", "standard", REPORT_DEALS, overrides)
         deals_tables.append((preset_name, deals_table(result.counters)))
-    pimc = ctx.run("klabor", "deals", "standard", REPORT_PIMC_DEALS, {"play": "pimc"})
+    pimc = _run(ctx, "deals", REPORT_PIMC_DEALS, strategies={"play_a": "pimc", "play_b": "pimc"})
     deals_tables.append(("pimc card play (both players), threshold 50", deals_table(pimc.counters)))
     sections.append(Section(
         "Klabor: who makes the trump and how often the maker is baited",
@@ -627,6 +685,9 @@ def register_cli(sub) -> None:
                                      ("games", 100_000, "games to the target (--deals counts games)")):
         p = sub.add_parser(name, help=help_text)
         cli.add_run_options(p, "klabor", default_deals=default)
+        if GAME.analysis(name).strategies:
+            p.add_argument("--strategy", dest="strategies", type=cli.option, action="append", default=[],
+                           metavar="ROLE=NAME", help="card play of player A / B: play_a=pimc, play_b=random, ...")
         p.set_defaults(handler=lambda args, name=name: _cmd_run(args, name))
 
     score = sub.add_parser("score", help="score a given deal and trick sequence")
@@ -640,8 +701,10 @@ def register_cli(sub) -> None:
     score.add_argument("--set", dest="overrides", type=cli.option, action="append", default=[], metavar="KEY=VALUE")
     score.set_defaults(handler=_cmd_score)
 
-    play = sub.add_parser("play", help="bid and play one random or given deal with the strategies")
+    play = sub.add_parser("play", help="bid and play one random deal with the strategies")
     play.add_argument("--seed", type=cli.seed, default=1)
+    play.add_argument("--elder-play", choices=core.PLAY_STRATEGIES, default="greedy")
+    play.add_argument("--dealer-play", choices=core.PLAY_STRATEGIES, default="greedy")
     play.add_argument("--rules", default="standard", choices=list(PRESETS))
     play.add_argument("--set", dest="overrides", type=cli.option, action="append", default=[], metavar="KEY=VALUE")
     play.set_defaults(handler=_cmd_play)
@@ -650,13 +713,28 @@ def register_cli(sub) -> None:
 def _cmd_run(args, analysis: str) -> int:
     from .. import cli
 
-    result = cli.execute(args, "klabor", analysis)
+    result = _execute(args, analysis)
     c = result.counters
     table = {"odds": lambda: odds_table(c), "deals": lambda: deals_table(c),
              "thresholds": lambda: thresholds_table(c, result.config.rule_options),
              "games": lambda: games_table(c)}[analysis]()
     cli.emit_table(args, result, table)
     return 0 if result.complete else cli.EXIT_INTERRUPTED
+
+
+def _execute(args, analysis: str):
+    """cli.execute with the chosen strategies."""
+    from .. import cli
+    from ..runner import RunConfig, run
+
+    strategies = dict(getattr(args, "strategies", []))
+    if not strategies:
+        return cli.execute(args, "klabor", analysis)
+    if args.workers < 1:
+        raise cli.UserError(f"--workers must be at least 1, got {args.workers}")
+    config = RunConfig(game="klabor", analysis=analysis, rules=args.rules, overrides=dict(args.overrides),
+                       deals=args.deals, seed=args.seed, shard_size=args.shard_size, strategies=strategies)
+    return run(config, workers=args.workers, backend=args.backend)
 
 
 def _cmd_score(args) -> int:
@@ -675,5 +753,5 @@ def random_layout(seed: int) -> list[str]:
 def _cmd_play(args) -> int:
     c = random_layout(args.seed)
     print(play_deal(c[0:6], c[6:12], c[12], c[13:16], c[16:19], c[19], args.rules, args.seed,
-                    **dict(args.overrides)).explain())
+                    args.elder_play, args.dealer_play, **dict(args.overrides)).explain())
     return 0
