@@ -27,26 +27,68 @@ SEQUENCE_NAMES = {3: "tierce", 4: "quart", 5: "quint", 6: "sixième", 7: "septi�
 RANK_NAMES = {"A": "aces", "K": "kings", "Q": "queens", "J": "jacks", "T": "tens"}
 PIPS = {"7": 7, "8": 8, "9": 9, "T": 10, "J": 10, "Q": 10, "K": 10, "A": 11}
 
-_COMMON = dict(point_tiebreak="pips", carte_blanche_value=10, trio_value=3, quatorze_value=14,
-               repik_threshold=30, repik_bonus=60)
+_COMMON = dict(
+    point_tiebreak="pips", carte_blanche_value=10, carte_blanche_when="dealt", trio_value=3, quatorze_value=14,
+    repik_threshold=30, repik_bonus=60, pik_threshold=30, pik_bonus=30, pik_window="until_opponent_scores",
+    majority_bonus=10, capot_bonus=40, rubicon_deals=6, rubicon_threshold=100,
+    koroliks_per_partie=3, rounding="half_up", refet_multiplier=2, skvoznaya_bonus=100,
+)
+_RU = dict(
+    _COMMON, repik_rule="opp_decl_zero", exchange_elder=(0, 3, 4, 5), exchange_younger=(0, 3, 4, 5),
+    younger_leftover_visibility="unseen", declare_timing="all_before_lead", trick_point="every_trick",
+    last_trick_mode="total", last_trick_value=4, capot_keeps_last_trick=False, open_capot=True,
+    open_capot_bonus=80, open_capot_fail_penalty=80, match="korolik", dealer="random_per_korolik",
+)
+# §12 preset values; every key is an option that --set / keyword arguments may override.
 PRESETS: dict[str, dict[str, Any]] = {
-    "ru_seed": dict(_COMMON, seq_values=(13, 14, 15, 16, 17, 18), repik_rule="opp_decl_zero"),
-    "ru_seed_seq34": dict(_COMMON, seq_values=(3, 4, 15, 16, 17, 18), repik_rule="opp_decl_zero"),
-    "classic": dict(_COMMON, seq_values=(3, 4, 15, 16, 17, 18), repik_rule="reckoning_order"),
+    "ru_seed": dict(_RU, seq_values=(13, 14, 15, 16, 17, 18)),
+    "ru_seed_seq34": dict(_RU, seq_values=(3, 4, 15, 16, 17, 18)),
+    "classic": dict(
+        _COMMON, seq_values=(3, 4, 15, 16, 17, 18), repik_rule="reckoning_order",
+        exchange_elder=(1, 2, 3, 4, 5), exchange_younger=(1, 2, 3, 4, 5, 6, 7, 8),
+        younger_leftover_visibility="classic", declare_timing="younger_after_lead", trick_point="follower_only",
+        last_trick_mode="extra", last_trick_value=1, capot_keeps_last_trick=True, open_capot=False,
+        open_capot_bonus=80, open_capot_fail_penalty=80, match="rubicon", dealer="alternate_always",
+    ),
 }
-_CHOICES = {"point_tiebreak": ("pips", "none"), "repik_rule": ("opp_decl_zero", "reckoning_order")}
-_LIMITS = {"carte_blanche_value": (0, 100), "trio_value": (0, 100), "quatorze_value": (0, 100),
-           "repik_threshold": (1, 200), "repik_bonus": (0, 500)}
+_CHOICES = {
+    "point_tiebreak": ("pips", "none"),
+    "repik_rule": ("opp_decl_zero", "reckoning_order"),
+    "carte_blanche_when": ("dealt", "final", "both"),
+    "pik_window": ("until_opponent_scores", "whole_play"),
+    "younger_leftover_visibility": ("unseen", "classic"),
+    "declare_timing": ("all_before_lead", "younger_after_lead"),
+    "trick_point": ("every_trick", "follower_only"),
+    "last_trick_mode": ("total", "extra"),
+    "match": ("korolik", "rubicon"),
+    "rounding": ("half_up", "ceil"),
+    "dealer": ("random_per_korolik", "alternate_always"),
+}
+_LIMITS = {
+    "carte_blanche_value": (0, 100), "trio_value": (0, 100), "quatorze_value": (0, 100),
+    "repik_threshold": (1, 200), "repik_bonus": (0, 500), "pik_threshold": (1, 200), "pik_bonus": (0, 500),
+    "last_trick_value": (0, 20), "majority_bonus": (0, 100), "capot_bonus": (0, 200),
+    "open_capot_bonus": (0, 400), "koroliks_per_partie": (1, 8), "refet_multiplier": (1, 4),
+    "skvoznaya_bonus": (0, 500), "rubicon_deals": (2, 14), "rubicon_threshold": (0, 1000),
+}
+_FLAGS = ("capot_keeps_last_trick", "open_capot")
+_COUNT_SETS = {"exchange_elder": 5, "exchange_younger": 8}
 
 
 def _int(key: str, value: Any, low: int, high: int) -> int:
-    try:
-        number = int(value) if not isinstance(value, bool) and str(value).strip().lstrip("-").isdigit() else None
-    except (TypeError, ValueError):
-        number = None
+    text = str(value).strip()
+    number = int(text) if not isinstance(value, bool) and text.lstrip("-").isdigit() else None
     if number is None or not low <= number <= high:
         raise ValueError(f"option {key} must be an integer from {low} to {high}, got {value!r}")
     return number
+
+
+def _items(key: str, value: Any) -> list:
+    items = [v for v in value.replace(" ", "").split(",") if v] if isinstance(value, str) else value
+    try:
+        return list(items)
+    except TypeError:
+        raise ValueError(f"option {key} needs a list of integers, got {value!r}") from None
 
 
 def validate_option(key: str, value: Any) -> Any:
@@ -57,13 +99,27 @@ def validate_option(key: str, value: Any) -> Any:
         return value
     if key in _LIMITS:
         return _int(key, value, *_LIMITS[key])
+    if key in _FLAGS:
+        if isinstance(value, bool):
+            return value
+        if str(value).lower() in ("true", "1", "yes"):
+            return True
+        if str(value).lower() in ("false", "0", "no"):
+            return False
+        raise ValueError(f"option {key} must be true or false, got {value!r}")
+    if key == "open_capot_fail_penalty":
+        penalty = _int(key, value, 0, 80)
+        if penalty not in (0, 40, 80):
+            raise ValueError(f"option open_capot_fail_penalty must be 0, 40 or 80, got {value!r}")
+        return penalty
+    if key in _COUNT_SETS:
+        counts = sorted({_int(key, v, 0, _COUNT_SETS[key]) for v in _items(key, value)})
+        if not counts:
+            raise ValueError(f"option {key} needs at least one allowed number of cards")
+        return tuple(counts)
     if key == "seq_values":
-        items = value.split(",") if isinstance(value, str) else value
-        try:
-            items = list(items)
-        except TypeError:
-            items = None
-        if items is None or len(items) != 6:
+        items = _items(key, value)
+        if len(items) != 6:
             raise ValueError(f"option seq_values needs six values (lengths 3..8), got {value!r}")
         return tuple(_int(key, v, 0, 100) for v in items)
     raise ValueError(f"unknown piquet rule option {key!r}")
@@ -76,6 +132,27 @@ def _declarations_kernel(bit_generators, n_deals: int, rules: dict) -> dict[str,
     return core.declarations_shard(bit_generators[0], n_deals, rules)
 
 
+def _deal_kernel(bit_generators, n_deals: int, rules: dict, strategies: dict) -> dict[str, np.ndarray]:
+    return core.deal_shard(bit_generators, n_deals, rules, strategies)
+
+
+def _partie_kernel(bit_generators, n_parties: int, rules: dict, strategies: dict) -> dict[str, np.ndarray]:
+    return core.partie_shard(bit_generators, n_parties, rules, strategies)
+
+
+# Strategy names, the default first. The kernel knows them by name (core.*_STRATEGIES).
+EXCHANGE = ("heuristic", "refuse", "best_expected")
+PLAY = ("greedy", "random", "double_dummy", "pimc")
+ANNOUNCE = ("sure", "never")
+
+
+def _roles(*holders: str) -> dict[str, tuple[str, ...]]:
+    roles = {}
+    for who in holders:
+        roles.update({f"{who}_exchange": EXCHANGE, f"{who}_play": PLAY, f"{who}_announce": ANNOUNCE})
+    return roles
+
+
 GAME = Game(
     name="piquet",
     title="Piquet (two-handed)",
@@ -86,6 +163,14 @@ GAME = Game(
             "declarations",
             "Declarations (carte blanche, point, sequences, sets) and repik on the dealt hands, no exchange",
             _declarations_kernel,
+        ),
+        "deal": Analysis(
+            "deal", "Whole deals: exchange, declarations, open capot, play, pik/repik, deal totals",
+            _deal_kernel, streams=3, strategies=_roles("elder", "younger"),
+        ),
+        "partie": Analysis(
+            "partie", "Whole parties between players A and B (королик or rubicon settlement); deals = parties",
+            _partie_kernel, streams=3, strategies=_roles("a", "b"),
         ),
     },
     report=lambda ctx: build_report(ctx),
@@ -169,12 +254,19 @@ UNCONTESTED_LEVELS = (10, 20, 30, 40, 50, 60)
 
 
 @lru_cache(maxsize=None)
-def exact_uncontested(seq_values: tuple, carte_blanche_value: int, trio_value: int, quatorze_value: int) -> np.ndarray:
-    """Exact distribution (hand counts by value) of the uncontested hand value, by enumerating every
-    12-card hand in the compiled kernel (about 2 s)."""
-    spec = dict(PRESETS["ru_seed"], seq_values=seq_values, carte_blanche_value=carte_blanche_value,
+def exact_hand_counts(seq_values: tuple, carte_blanche_value: int = 10, trio_value: int = 3,
+                      quatorze_value: int = 14) -> dict[str, np.ndarray]:
+    """Counts of single-hand events over all 225,792,840 twelve-card hands, enumerated in the
+    compiled core (about 2 s): the uncontested value histogram and the §14.1 events."""
+    spec = dict(PRESETS["ru_seed"], seq_values=tuple(seq_values), carte_blanche_value=carte_blanche_value,
                 trio_value=trio_value, quatorze_value=quatorze_value)
-    return core.uncontested_exact(spec)
+    return core.exact_hand_counts(spec)
+
+
+def exact_uncontested(seq_values: tuple, carte_blanche_value: int = 10, trio_value: int = 3,
+                      quatorze_value: int = 14) -> np.ndarray:
+    """Exact distribution (hand counts by value) of a hand's uncontested declaration value."""
+    return exact_hand_counts(tuple(seq_values), carte_blanche_value, trio_value, quatorze_value)["uncontested_hist"]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -337,6 +429,169 @@ def explain_declarations(result: DeclarationResult) -> str:
     if not (result.elder.repik or result.younger.repik):
         lines.append("No repik.")
     return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------------------------
+# Whole deals and parties: single-deal API
+
+@dataclass(frozen=True)
+class PlayerDeal:
+    declarations: PlayerDeclarations
+    repik: int                   # bonus points
+    pik: int
+    play: int                    # leads, tricks, last trick
+    tricks: int
+    majority: int                # леза / the cards
+    capot: int
+    open_capot_penalty: int      # received from the opponent's failed announcement
+    total: int
+
+
+@dataclass(frozen=True)
+class DealResult:
+    rules: str
+    options: dict
+    elder: PlayerDeal
+    younger: PlayerDeal
+    tricks: tuple[tuple[str, str], ...]
+    winners: tuple[str, ...]
+    announced: str | None
+
+    @property
+    def record(self) -> tuple[str | None, int]:
+        """Who records the deal and how much (the difference; nobody on a рефет)."""
+        diff = self.elder.total - self.younger.total
+        return ("elder" if diff > 0 else "younger" if diff < 0 else None), abs(diff)
+
+    def explain(self) -> str:
+        lines = [explain_declarations(DeclarationResult(self.rules, self.options, self.elder.declarations,
+                                                        self.younger.declarations)), ""]
+        if self.announced:
+            lines.append(f"Open capot announced by {self.announced}.")
+        lines.append("Tricks (leader's card first):")
+        for i, ((lead, follow), winner) in enumerate(zip(self.tricks, self.winners), 1):
+            lines.append(f"  {i:2d}. {lead}/{follow}  won by {winner}")
+        lines.append("")
+        header = f"{'':22s}{'elder':>8s}{'younger':>9s}"
+        lines.append(header)
+        for label, field in (("declarations", None), ("repik bonus", "repik"), ("pik bonus", "pik"),
+                             ("play points", "play"), ("tricks won", "tricks"), ("леза / the cards", "majority"),
+                             ("capot", "capot"), ("open capot penalty", "open_capot_penalty"), ("total", "total")):
+            e = self.elder.declarations.total if field is None else getattr(self.elder, field)
+            y = self.younger.declarations.total if field is None else getattr(self.younger, field)
+            lines.append(f"{label:22s}{e:8d}{y:9d}")
+        who, amount = self.record
+        lines.append(f"{who} records {amount}." if who else "Equal totals: рефет.")
+        return "\n".join(lines)
+
+
+def _parse_tricks(tricks) -> list[tuple[str, str]]:
+    if isinstance(tricks, str):
+        tricks = [t for t in tricks.replace(",", " ").split() if t]
+    out = []
+    for i, trick in enumerate(tricks, 1):
+        parts = trick.split("/") if isinstance(trick, str) else list(trick)
+        if len(parts) != 2:
+            raise ValueError(f"trick {i}: expected 'lead/follow', got {trick!r}")
+        lead, follow = (PIQUET32.parse([c], 1, f"trick {i}")[0] for c in parts)
+        out.append((lead, follow))
+    return out
+
+
+def score_deal(elder: Cards, younger: Cards, tricks, rules: str = "ru_seed", elder_dealt: Cards | None = None,
+               younger_dealt: Cards | None = None, announced: str | None = None, **overrides) -> DealResult:
+    """Score a whole deal: the final 12-card hands (after the exchange), the 12 tricks as
+    ``"lead/follow"`` strings (the leader's card first; elder leads trick 1) and optionally the
+    dealt hands (for carte blanche) and the player who announced an open capot. Illegal plays
+    raise ValueError naming the trick and the rule."""
+    options = GAME.resolve_rules(rules, overrides)
+    final = [PIQUET32.parse(h, HAND_SIZE, f"{who} hand") for h, who in ((elder, "elder"), (younger, "younger"))]
+    check_disjoint(final, PLAYERS)
+    dealt = []
+    for given, hand, who in ((elder_dealt, final[0], "elder"), (younger_dealt, final[1], "younger")):
+        dealt.append(PIQUET32.parse(given, HAND_SIZE, f"{who} dealt hand") if given is not None else hand)
+    check_disjoint(dealt, ("elder dealt", "younger dealt"))
+    if announced not in (None, "elder", "younger"):
+        raise ValueError(f"announced must be 'elder', 'younger' or None, got {announced!r}")
+    if announced and not options["open_capot"]:
+        raise ValueError(f"the {rules} rules have no open capot")
+    played = _parse_tricks(tricks)
+    if len(played) != 12:
+        raise ValueError(f"a deal has 12 tricks, got {len(played)}")
+    hands = [set(final[0]), set(final[1])]
+    leader, indices = 0, []
+    for i, (lead, follow) in enumerate(played, 1):
+        who, other = PLAYERS[leader], PLAYERS[1 - leader]
+        if lead not in hands[leader]:
+            raise ValueError(f"trick {i}: {who} leads {lead}, which he does not hold")
+        if follow not in hands[1 - leader]:
+            raise ValueError(f"trick {i}: {other} plays {follow}, which he does not hold")
+        if follow[1] != lead[1] and any(c[1] == lead[1] for c in hands[1 - leader]):
+            raise ValueError(f"trick {i}: {other} must follow suit to {lead} but plays {follow}")
+        hands[leader].remove(lead)
+        hands[1 - leader].remove(follow)
+        indices.append((PIQUET32.bit(lead), PIQUET32.bit(follow)))
+        if follow[1] == lead[1] and PIQUET32.ranks.index(follow[0]) > PIQUET32.ranks.index(lead[0]):
+            leader = 1 - leader
+    masks = [PIQUET32.mask(h) for h in final] + [PIQUET32.mask(h) for h in dealt]
+    out = core.score_played_deal(masks[2], masks[3], masks[0], masks[1], indices,
+                                 -1 if announced is None else PLAYERS.index(announced), options)
+    decl, score = out["declarations"], out["score"]
+    players = []
+    for p in range(2):
+        declared = PlayerDeclarations(
+            hand=tuple(PIQUET32.from_mask(masks[p])), carte_blanche=decl["score"][p][0], point=decl["score"][p][1],
+            sequences=decl["score"][p][2], sets=decl["score"][p][3], total=decl["total"][p],
+            repik=bool(decl["repik"][p]), uncontested=0)
+        players.append(PlayerDeal(
+            declarations=declared, repik=score["repik"][p] * options["repik_bonus"],
+            pik=score["pik"][p] * options["pik_bonus"], play=score["play"][p], tricks=score["tricks"][p],
+            majority=score["majority"][p], capot=score["capot"][p],
+            open_capot_penalty=score["open_capot_penalty"][p], total=score["total"][p]))
+    return DealResult(rules, options, players[0], players[1], tuple(played),
+                      tuple(PLAYERS[w] for w in out["winners"]), announced)
+
+
+@dataclass(frozen=True)
+class PartieResult:
+    finished: bool
+    deals_used: int
+    net: tuple[int, int]                 # what A and B win (A's is minus B's)
+    korolik_records: tuple[int, int]
+    columns: tuple[int, int]
+    skvoznaya: bool
+    rubicon: bool
+    carried_multiplier: int
+
+
+def score_partie(deal_totals, rules: str = "ru_seed", **overrides) -> PartieResult:
+    """Settle a partie from the raw deal totals ``[(A, B), ...]`` in the order played: the
+    королик match of ru_seed (§8) or the rubicon of classic (§11). Deals after the end of the
+    partie are refused; a partie that has not ended yet comes back with finished=False."""
+    options = GAME.resolve_rules(rules, overrides)
+    pairs = []
+    for i, pair in enumerate(deal_totals, 1):
+        try:
+            a, b = pair
+        except (TypeError, ValueError):
+            raise ValueError(f"deal {i}: expected a pair of totals (A, B), got {pair!r}") from None
+        for v in (a, b):
+            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 0 <= v <= 1000:
+                raise ValueError(f"deal {i}: a deal total is an integer from 0 to 1000, got {v!r}")
+        pairs.append((int(a), int(b)))
+    if len(pairs) > 16:
+        raise ValueError(f"a partie has at most 16 deals, got {len(pairs)}")
+    out = core.settle([a for a, _ in pairs], [b for _, b in pairs], options)
+    if out["finished"] and out["deals_used"] < len(pairs):
+        raise ValueError(f"the partie ended after deal {out['deals_used']}; {len(pairs)} deals were given")
+    return PartieResult(out["finished"], out["deals_used"], tuple(out["net"]), tuple(out["korolik_records"]),
+                        tuple(out["columns"]), out["skvoznaya"], out["rubicon"], out["carried_multiplier"])
+
+
+def round10(value: int, rounding: str = "half_up") -> int:
+    """The record rounding of §8.3: to the nearest ten with halves up, or up ("ceil")."""
+    validate_option("rounding", rounding)
+    return (value + 9) // 10 * 10 if rounding == "ceil" else (value + 5) // 10 * 10
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,0 +1,274 @@
+# Double-dummy search for piquet's card play: both hands visible, elder maximises and younger
+# minimises (elder's deal total - younger's deal total) over the rest of the play.
+#
+# The value of a position is "to go": the play points, pik bonus and end-of-play bonuses still to
+# come. It depends only on the two hands, the leader, elder's tricks so far, the pik still pending
+# (how many points elder needs) and the open-capot announcement — exactly the transposition key —
+# so table entries stay valid across deals played under the same rules and can be kept for a
+# whole shard. Cards of one hand that are adjacent in a suit once the cards already played are
+# removed are equivalent (points never depend on which of them is played), so only one of each
+# group is searched.
+
+from libc.stdint cimport int8_t, uint8_t, uint16_t, uint32_t, uint64_t, int16_t
+from libc.stdlib cimport calloc, free
+
+from bitboard cimport mask32, lowest_bit32, highest_bit32, clear_lowest32, popcount32
+from piquet_rules cimport (PiquetRules, PlayState, play_trick, legal_follows, TRICKS, ELDER, YOUNGER,
+                           UNTIL_OPPONENT_SCORES)
+
+cdef enum:
+    TT_BITS = 18
+    TT_SIZE = 1 << TT_BITS
+    INF = 30000
+    MAX_MOVES = 12
+
+
+cdef struct TTEntry:
+    uint64_t hands               # elder mask << 32 | younger mask
+    uint32_t extra               # leader, elder tricks, pik need, announcement (+1 so 0 = empty)
+    int16_t lower
+    int16_t upper
+    int8_t best
+
+
+cdef struct Solver:
+    TTEntry *table
+    const PiquetRules *rules
+    long nodes
+
+
+cdef inline int solver_init(Solver *sv, const PiquetRules *rules) noexcept nogil:
+    sv.table = <TTEntry *>calloc(TT_SIZE, sizeof(TTEntry))
+    sv.rules = rules
+    sv.nodes = 0
+    return sv.table != NULL
+
+
+cdef inline void solver_free(Solver *sv) noexcept nogil:
+    free(sv.table)
+    sv.table = NULL
+
+
+cdef inline int pik_need(const PlayState *s, const PiquetRules *rules) noexcept nogil:
+    # Points elder still needs for a pik, 0 when no pik can come any more.
+    if not s.pik_possible or s.pik:
+        return 0
+    if rules.pik_window == UNTIL_OPPONENT_SCORES and not s.window_open:
+        return 0
+    return rules.pik_threshold - s.pik_count
+
+
+cdef inline uint32_t state_extra(const PlayState *s, const PiquetRules *rules) noexcept nogil:
+    return <uint32_t>(1 + s.leader + (s.tricks_won[ELDER] << 1) + (pik_need(s, rules) << 5)
+                      + ((s.announced + 1) << 12))
+
+
+cdef inline uint32_t tt_index(uint64_t hands, uint32_t extra) noexcept nogil:
+    cdef uint64_t h = (hands ^ (<uint64_t>extra << 40) ^ extra) * <uint64_t>0x9E3779B97F4A7C15
+    return <uint32_t>(h >> (64 - TT_BITS))
+
+
+cdef inline int terminal_value(const PlayState *s, const PiquetRules *rules) noexcept nogil:
+    cdef int p, sign, v = 0
+    for p in range(2):
+        sign = 1 if p == ELDER else -1
+        if s.tricks_won[p] == TRICKS:
+            v += sign * (rules.open_capot_bonus if s.announced == p else rules.capot_bonus)
+        elif s.tricks_won[p] * 2 > TRICKS:
+            v += sign * rules.majority_bonus
+    if s.announced >= 0 and s.tricks_won[s.announced] != TRICKS:
+        v += (-1 if s.announced == ELDER else 1) * rules.open_capot_fail_penalty
+    return v
+
+
+cdef inline int group_tops(mask32 mine, mask32 theirs, int *moves) noexcept nogil:
+    """One card of each group of equivalent cards in `mine` (cards with no card of `theirs`
+    between them in the same suit), highest group first within a suit."""
+    cdef int n = 0, c, above
+    cdef mask32 rest = mine, all_cards = mine | theirs, higher
+    while rest:
+        c = highest_bit32(rest)
+        rest &= ~((<mask32>1) << c)
+        # c tops its group unless the next higher remaining card of its suit is also mine
+        higher = all_cards & ~(((<mask32>2) << c) - 1) & ((<mask32>0xFF) << (c & ~7))
+        if higher:
+            above = lowest_bit32(higher)
+            if (mine >> above) & 1:
+                continue
+        moves[n] = c
+        n += 1
+    return n
+
+
+cdef inline int trick_delta(const PlayState *before, const PlayState *after, const PiquetRules *rules) noexcept nogil:
+    return ((after.points[ELDER] - before.points[ELDER]) - (after.points[YOUNGER] - before.points[YOUNGER])
+            + (after.pik - before.pik) * rules.pik_bonus)
+
+
+cdef inline int search(Solver *sv, const PlayState *s, int alpha, int beta) noexcept nogil:
+    """Value to go (elder - younger) of a position at the start of a trick, within (alpha, beta):
+    fail-soft alpha-beta with a transposition table of bounds."""
+    cdef int moves[MAX_MOVES]
+    cdef int replies[MAX_MOVES]
+    cdef int n, i, j, n_replies, v, w, delta, best, alpha0 = alpha, beta0 = beta, first
+    cdef int maximise = s.leader == ELDER
+    cdef int a2, b2
+    cdef PlayState child
+    cdef uint64_t hands
+    cdef uint32_t extra, slot
+    cdef TTEntry *e
+    if s.tricks_done == TRICKS:
+        return terminal_value(s, sv.rules)
+    sv.nodes += 1
+    hands = (<uint64_t>s.hand[ELDER] << 32) | s.hand[YOUNGER]
+    extra = state_extra(s, sv.rules)
+    slot = tt_index(hands, extra)
+    e = &sv.table[slot]
+    first = -1
+    if e.hands == hands and e.extra == extra:
+        if e.lower >= beta:
+            return e.lower
+        if e.upper <= alpha:
+            return e.upper
+        if e.lower > alpha:
+            alpha = e.lower
+        if e.upper < beta:
+            beta = e.upper
+        first = e.best
+    n = group_tops(s.hand[s.leader], s.hand[1 - s.leader], moves)
+    if first >= 0:                       # try the table's best move first
+        for i in range(n):
+            if moves[i] == first:
+                moves[i] = moves[0]
+                moves[0] = first
+                break
+    best = -INF if maximise else INF
+    cdef int chosen = moves[0]
+    for i in range(n):
+        # the follower's best reply to this lead (he minimises when elder leads)
+        n_replies = group_tops(legal_follows(s.hand[1 - s.leader], moves[i]),
+                               s.hand[s.leader] & ~((<mask32>1) << moves[i]), replies)
+        a2 = alpha
+        b2 = beta
+        v = INF if maximise else -INF
+        for j in range(n_replies):
+            child = s[0]
+            play_trick(&child, moves[i], replies[j], sv.rules)
+            delta = trick_delta(s, &child, sv.rules)
+            w = delta + search(sv, &child, a2 - delta, b2 - delta)
+            if maximise:
+                if w < v:
+                    v = w
+                if v < b2:
+                    b2 = v
+            else:
+                if w > v:
+                    v = w
+                if v > a2:
+                    a2 = v
+            if a2 >= b2:
+                break
+        if maximise:
+            if v > best:
+                best = v
+                chosen = moves[i]
+            if best > alpha:
+                alpha = best
+        else:
+            if v < best:
+                best = v
+                chosen = moves[i]
+            if best < beta:
+                beta = best
+        if alpha >= beta:
+            break
+    if e.hands != hands or e.extra != extra:
+        e.hands = hands
+        e.extra = extra
+        e.lower = -INF
+        e.upper = INF
+    if best <= alpha0:
+        e.upper = best
+    elif best >= beta0:
+        e.lower = best
+    else:
+        e.lower = best
+        e.upper = best
+    e.best = chosen
+    return best
+
+
+cdef inline int follow_value(Solver *sv, const PlayState *s, int lead, int alpha, int beta,
+                             int *best_follow) noexcept nogil:
+    """Value of the position after `lead` was led by s.leader, the follower choosing optimally."""
+    cdef int moves[MAX_MOVES]
+    cdef int n, i, v, delta, best
+    cdef int follower = 1 - s.leader
+    cdef int minimise = follower == YOUNGER
+    cdef PlayState child
+    cdef mask32 legal = legal_follows(s.hand[follower], lead)
+    n = group_tops(legal, s.hand[s.leader] & ~((<mask32>1) << lead), moves)
+    best = INF if minimise else -INF
+    best_follow[0] = moves[0]
+    for i in range(n):
+        child = s[0]
+        play_trick(&child, lead, moves[i], sv.rules)
+        delta = trick_delta(s, &child, sv.rules)
+        v = delta + search(sv, &child, alpha - delta, beta - delta)
+        if minimise:
+            if v < best:
+                best = v
+                best_follow[0] = moves[i]
+            if best < beta:
+                beta = best
+        else:
+            if v > best:
+                best = v
+                best_follow[0] = moves[i]
+            if best > alpha:
+                alpha = best
+        if alpha >= beta:
+            break
+    return best
+
+
+cdef inline int move_value(Solver *sv, const PlayState *s, int lead, int card, int alpha, int beta) noexcept nogil:
+    """Value to go of playing `card` now: as the leader when lead < 0, else as the follower to `lead`."""
+    cdef PlayState child
+    cdef int follow, delta
+    if lead < 0:
+        return follow_value(sv, s, card, alpha, beta, &follow)
+    child = s[0]
+    play_trick(&child, lead, card, sv.rules)
+    delta = trick_delta(s, &child, sv.rules)
+    return delta + search(sv, &child, alpha - delta, beta - delta)
+
+
+cdef inline int candidate_moves(const PlayState *s, int lead, int *moves) noexcept nogil:
+    """Distinct moves of the player to move (one per group of equivalent cards)."""
+    if lead < 0:
+        return group_tops(s.hand[s.leader], s.hand[1 - s.leader], moves)
+    return group_tops(legal_follows(s.hand[1 - s.leader], lead),
+                      s.hand[s.leader] & ~((<mask32>1) << lead), moves)
+
+
+cdef inline int best_move(Solver *sv, const PlayState *s, int lead, int *value) noexcept nogil:
+    """The double-dummy best card for the player to move (the first of equal ones)."""
+    cdef int moves[MAX_MOVES]
+    cdef int n = candidate_moves(s, lead, moves), i, v, best_card = moves[0]
+    cdef int mover = s.leader if lead < 0 else 1 - s.leader
+    cdef int maximise = mover == ELDER
+    cdef int best = -INF if maximise else INF
+    for i in range(n):
+        if maximise:
+            v = move_value(sv, s, lead, moves[i], best, INF)
+            if v > best:
+                best = v
+                best_card = moves[i]
+        else:
+            v = move_value(sv, s, lead, moves[i], -INF, best)
+            if v < best:
+                best = v
+                best_card = moves[i]
+    value[0] = best
+    return best_card
