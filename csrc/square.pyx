@@ -25,10 +25,10 @@
 #
 # Strategies (per side): RANDOM (uniform over legal actions), GREEDY (maximises the own square's
 # line potential), SPOILER (own potential minus the opponents'). Line potential: a complete line
-# 12 per point; a live partial line (its cards can still make a suit or colour line) 2 per card
-# for a possible suit line ... see line_potential. Ties go to the first action in the fixed order
-# card (ascending code) x [own cells, opponents' cells, removals, discard], so GREEDY and SPOILER
-# are deterministic. Closing policy: close when S >= threshold, or when the deal would otherwise
+# 12 per point; a partial line of k cards 2k^2 if they share a suit, k^2 if they share a colour,
+# else 0. A removal must gain more than 1; a discard is worth 0. Ties go to the first action in the
+# fixed order card (ascending code) x [own cells, opponents' cells, removals, discard], so GREEDY
+# and SPOILER are deterministic. Closing policy: close when S >= threshold, or when the deal would otherwise
 # end now and S >= 6 (2S - 6 > S); threshold NEVER_CLOSE disables closing.
 
 import numpy as np
@@ -36,7 +36,7 @@ cimport numpy as cnp
 from libc.stdint cimport uint8_t, uint32_t, uint64_t, int64_t
 from libc.string cimport memset, memcpy
 
-from bitboard cimport mask64, popcount64, lowest_bit64, clear_lowest64
+from bitboard cimport mask64, N_SUITS, popcount64, lowest_bit64, clear_lowest64
 from rng cimport Rng, rng_init, rng_below, rng_partial_shuffle, bitgen_pointer
 from numpy.random cimport bitgen_t
 
@@ -61,6 +61,7 @@ cdef enum:
     MAX_LOG = 128
     N_THRESHOLD_VARIANTS = 8
     MATCH_TOTAL_BINS = 256
+    UNSET = -1000000000         # empty slot of the value cache
 
 cdef enum:  # action kinds (CLOSE only in the log: closing at the start of a turn)
     PLACE = 0
@@ -284,18 +285,39 @@ cdef int legal_actions(const Deal *d, const Rules *r, int seat, Action *out) noe
     return n
 
 
-cdef inline int action_value(Deal *d, int own, int strategy, const Action *a) noexcept nogil:
-    cdef int delta, sign
+cdef struct ValueCache:
+    # The strategies' value of an action depends only on the card's suit (not its rank), the square
+    # and the cell, so it is computed once per (square, suit, cell) and per removal target.
+    int place[2][N_SUITS][CELLS]
+    int remove[2][CELLS]
+
+
+cdef inline void clear_cache(ValueCache *c) noexcept nogil:
+    cdef int side, suit, cell
+    for side in range(2):
+        for cell in range(CELLS):
+            c.remove[side][cell] = UNSET
+            for suit in range(N_SUITS):
+                c.place[side][suit][cell] = UNSET
+
+
+cdef inline int action_value(Deal *d, int own, int strategy, const Action *a, ValueCache *cache) noexcept nogil:
+    cdef int sign
+    cdef int *slot
     if a.kind == DISCARD:
         return 0
-    sign = 1 if a.side == own else -1
     if strategy == GREEDY and a.side != own:
         return -1000000          # the line-builder never touches the opponents' square
+    sign = 1 if a.side == own else -1
     if a.kind == PLACE:
-        delta = potential_delta(d.sq[a.side], a.cell, a.card)
-        return sign * delta
-    delta = potential_delta(d.sq[a.side], a.cell, EMPTY)
-    return sign * delta - REMOVE_COST
+        slot = &cache.place[a.side][a.card >> 4][a.cell]
+        if slot[0] == UNSET:
+            slot[0] = sign * potential_delta(d.sq[a.side], a.cell, a.card)
+        return slot[0]
+    slot = &cache.remove[a.side][a.cell]
+    if slot[0] == UNSET:
+        slot[0] = sign * potential_delta(d.sq[a.side], a.cell, EMPTY) - REMOVE_COST
+    return slot[0]
 
 
 cdef int choose_action(Deal *d, const Rules *r, const Policy *policy, int seat, Rng *rng, Action *actions,
@@ -304,12 +326,14 @@ cdef int choose_action(Deal *d, const Rules *r, const Policy *policy, int seat, 
     cdef int i, best = 0, value, best_value
     cdef int own = side_of(r, seat)
     cdef int strategy = policy.strategy[own]
+    cdef ValueCache cache
     if strategy == RANDOM:
         best = <int>rng_below(rng, <uint32_t>n)
     else:
-        best_value = action_value(d, own, strategy, &actions[0])
+        clear_cache(&cache)
+        best_value = action_value(d, own, strategy, &actions[0], &cache)
         for i in range(1, n):
-            value = action_value(d, own, strategy, &actions[i])
+            value = action_value(d, own, strategy, &actions[i], &cache)
             if value > best_value:
                 best_value = value
                 best = i
