@@ -469,7 +469,8 @@ def stovka_tables(counters: Mapping[str, np.ndarray]) -> dict[str, pd.DataFrame]
         m, tot, sq = counters["paired"][i]
         if m:
             mean, lo, hi = mean_interval(float(tot), float(sq), int(m))
-            rows.append(dict(contract=f"paired difference: {name}", deals=int(m), mean_S_in_B=mean, ci_low=lo, ci_high=hi))
+            rows.append(dict(contract=f"paired difference: {name}", deals=int(m), mean_S_in_B=mean, ci_low=lo, ci_high=hi,
+                             deals_where_first_pays_more=int(counters["paired_positive"][i])))
     tables["money"] = pd.DataFrame(rows)
     comp = []
     for i, name in enumerate(core.COMPANION):
@@ -731,3 +732,204 @@ def explain_deal(r: DealResult) -> str:
         lines.append(f"  {who} {abs(amount)} B = {abs(amount) * cents} cents")
     lines.append(f"Deal won by: {st.winner}")
     return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------------------------
+# Report
+
+REPORT_DEALS = 2_000_000
+STRATEGY_PROFILES = {
+    "heuristic actor vs heuristic defenders": {},
+    "random actor vs heuristic defenders": {"actor_play": "random"},
+    "heuristic actor vs random defenders": {"defender_play": "random"},
+}
+
+
+def build_report(ctx) -> list:
+    import matplotlib.pyplot as plt
+
+    from ..report import Section
+
+    sections = []
+    main = None
+    per_profile, runs = {}, {}
+    for label, strategies in STRATEGY_PROFILES.items():
+        result = ctx.run("marias", "stovka", "seed", REPORT_DEALS, strategies=strategies)
+        runs[label] = result
+        per_profile[label] = stovka_tables(result.counters)
+        main = main or result
+    base = baselines_table(main.counters)
+    sections.append(Section(
+        "Mariáš: hand baselines (§8.4)",
+        "Every deal of the first run, before any discard. `exact` is computed in code by counting; "
+        "`rules_file` is the figure of rules/marias.md §8.4 (for the trump-choice rows a Monte Carlo of "
+        "400,000 deals with the same illustrative τ: the longest suit of the first 7 cards, ties by A/T/K/Q, "
+        "then random).",
+        tables=[("Hand baselines", base)]))
+    overall = pd.concat([t["overall"].assign(strategies=label) for label, t in per_profile.items()], ignore_index=True)
+    money = pd.concat([t["money"].assign(strategies=label) for label, t in per_profile.items()], ignore_index=True)
+    companion = pd.concat([t["companion rates"].assign(strategies=label) for label, t in per_profile.items()],
+                          ignore_index=True)
+    positive = {label: int(r.counters["paired_positive"][0]) for label, r in runs.items()}
+    verdict = ("never positive: on no deal did Stovka settle above Hra, as §6.5 predicts"
+               if not any(positive.values()) else
+               f"positive on some deals ({positive}) — this refutes §6.5")
+    sections.append(Section(
+        "Stovka success rate (forced mode, §8.1)",
+        "Every deal where the forehand's 12 cards hold a hlas is played as Stovka in the trump chosen by τ "
+        "(no takeover, no sedma proti, no doublings); the forehand discards by the heuristic rule (never an A/T, "
+        "the indicator or the trump 7; trumps and hlas cards last). Success: card points + last trick + the "
+        "actor's highest hlas >= 100. The same play is settled as Hra (with tichá stovka) for the paired "
+        "comparison; when the actor holds the trump 7 the deal is played again with the seven kept back and "
+        "settled as Sto a sedem and as Sedma a hra. Strategies: σ as named in each row. "
+        f"Paired E[S | Stovka] - E[S | Hra]: {verdict}. Double-dummy and PIMC card play are not implemented yet.",
+        tables=[("Overall Stovka success by strategy profile", overall),
+                ("Money per deal (S per defender, in B) and paired differences", money),
+                ("Companion rates (§8.2)", companion)]))
+    for label, t in per_profile.items():
+        sections.append(Section(
+            f"Stovka success by hand, {label}",
+            "Rates with their Wilson 95% interval and sample size. Trumps are counted in the 10 cards after the "
+            "discard; trump honours list the trump A, T, K, Q and 7 held.",
+            tables=[(f"By max_hlas x trumps ({label})", t["by max_hlas x trumps"]),
+                    (f"By A+T held ({label})", t["by A+T held"]),
+                    (f"By trump honours ({label})", t["by trump honours"]),
+                    (f"Distribution of the counted points ({label})", t["count distribution"])]))
+    natural = ctx.run("marias", "game", "seed", REPORT_DEALS // 2)
+    sections.append(Section(
+        "The whole game with heuristic players (natural mode)",
+        "Protocol V played out: trumps by τ, heuristic discard, Malý/Veľký takeovers by fixed hand tests, "
+        "contract by fixed gates (Stovka: a hlas, >= 5 trumps and enough A/T), heuristic doublings and sedma "
+        "proti. `win_rate` is the main part won (§6.4); the balance is the actor's change per deal (2 S).",
+        tables=[("Contracts in the natural game", contracts_table(natural.counters))]))
+    fig, ax = plt.subplots(figsize=(8, 4))
+    table = per_profile["heuristic actor vs heuristic defenders"]["by max_hlas x trumps"]
+    for hlas, group in table.groupby("max_hlas"):
+        group = group[group.n >= 200]
+        ax.errorbar(group.trumps_after_discard, group.rate,
+                    yerr=[group.rate - group.ci_low, group.ci_high - group.rate], marker="o", capsize=3, label=hlas)
+    ax.set_xlabel("trumps held after the discard")
+    ax.set_ylabel("Stovka success rate")
+    ax.legend()
+    sections[1].figures.append(("Stovka success rate by trumps and the highest hlas held (heuristic players; "
+                                "cells with at least 200 deals; 95% Wilson intervals).", fig))
+    return sections
+
+
+# ---------------------------------------------------------------------------------------------
+# Command line: kozyr marias stovka | game | baselines | explain
+
+def _strategy(text: str) -> tuple[str, str]:
+    from .. import cli
+
+    return cli.option(text)
+
+
+def _execute(args, analysis: str):
+    from .. import cli
+    from ..runner import RunConfig, run
+
+    if args.workers < 1:
+        raise cli.UserError(f"--workers must be at least 1, got {args.workers}")
+    config = RunConfig(game="marias", analysis=analysis, rules=args.rules, overrides=dict(args.overrides),
+                       deals=args.deals, seed=args.seed, shard_size=args.shard_size,
+                       strategies=dict(args.strategies))
+    if getattr(args, "no_store", False):
+        return run(config, workers=args.workers, backend=args.backend)
+    from ..store import run_stored
+
+    with cli.open_store(args) as store:
+        return run_stored(config, store, workers=args.workers, backend=args.backend)
+
+
+def _emit_tables(args, result, tables: dict[str, pd.DataFrame]) -> int:
+    import json
+
+    from .. import cli
+
+    if args.json:
+        print(json.dumps({"run": result.metadata(),
+                          "tables": {k: json.loads(v.to_json(orient="records")) for k, v in tables.items()}},
+                         indent=2, default=str))
+    else:
+        meta = result.metadata()
+        print(f"# marias {meta['analysis']}, {meta['deals_done']:,} deals, seed {meta['seed']}, "
+              f"strategies {json.dumps(meta.get('strategies', {}))}"
+              f"{', overrides ' + json.dumps(meta['overrides']) if meta['overrides'] else ''}")
+        for name, table in tables.items():
+            print(f"\n## {name}")
+            with pd.option_context("display.max_rows", None, "display.width", 200, "display.float_format", "{:.5g}".format):
+                print(table.to_string(index=False))
+    if args.csv:
+        pd.concat([t.assign(table=name) for name, t in tables.items()], ignore_index=True).to_csv(args.csv, index=False)
+    return 0 if result.complete else cli.EXIT_INTERRUPTED
+
+
+def register_cli(sub) -> None:
+    from .. import cli
+
+    def run_parser(name, help_text, default_deals):
+        p = sub.add_parser(name, help=help_text)
+        cli.add_run_options(p, "marias", default_deals=default_deals)
+        p.add_argument("--strategy", dest="strategies", type=_strategy, action="append", default=[],
+                       metavar="ROLE=NAME", help="strategy per role: " + "; ".join(
+                           f"{role}: {'|'.join(names)}" for role, names in STRATEGY_ROLES.items()))
+        return p
+
+    stovka = run_parser("stovka", "Stovka success rates (§8, forced mode) with the paired money comparison", 1_000_000)
+    stovka.add_argument("--filter", choices=list(STOVKA_FILTERS), default="any_hlas", help="hand filter F")
+    stovka.set_defaults(handler=_cmd_stovka)
+    game = run_parser("game", "the whole game with heuristic players: contracts, win rates, money", 1_000_000)
+    game.set_defaults(handler=_cmd_game)
+    base = run_parser("baselines", "hand baselines of §8.4 against the exact values", 1_000_000)
+    base.set_defaults(handler=_cmd_baselines)
+
+    explain = sub.add_parser("explain", help="play or score one given deal and explain it")
+    explain.add_argument("--hands", nargs=3, required=True, metavar="HAND",
+                         help="three 10-card hands at the start of play: forehand, middle, rear")
+    explain.add_argument("--talon", required=True, help="the 2 discarded cards")
+    explain.add_argument("--contract", required=True, choices=list(GAMES))
+    explain.add_argument("--trump", choices=list(TRUMPS), help="trump suit (suit games)")
+    explain.add_argument("--actor", type=int, default=0, choices=(0, 1, 2))
+    explain.add_argument("--tricks", default=None, help="cards played, in order; the rest by the strategies")
+    explain.add_argument("--play", default="heuristic", choices=CARD_STRATEGIES, help="strategy for the cards not given")
+    explain.add_argument("--sedma-proti", action="store_true", help="a defender holding the trump 7 announced it")
+    explain.add_argument("--double", dest="k", type=cli.option, action="append", default=[], metavar="PART=N",
+                         help="doublings of a part (hra, sedma, main, sedma_proti)")
+    explain.add_argument("--seed", type=cli.seed, default=0)
+    explain.add_argument("--rules", default="seed", choices=list(PRESETS))
+    explain.add_argument("--set", dest="overrides", type=cli.option, action="append", default=[], metavar="KEY=VALUE")
+    explain.add_argument("--json", action="store_true")
+    explain.set_defaults(handler=_cmd_explain)
+
+
+def _cmd_stovka(args) -> int:
+    analysis = "stovka" if args.filter == "any_hlas" else f"stovka_{args.filter}"
+    result = _execute(args, analysis)
+    return _emit_tables(args, result, stovka_tables(result.counters))
+
+
+def _cmd_game(args) -> int:
+    result = _execute(args, "game")
+    return _emit_tables(args, result, {"contracts": contracts_table(result.counters)})
+
+
+def _cmd_baselines(args) -> int:
+    result = _execute(args, "stovka")
+    return _emit_tables(args, result, {"baselines": baselines_table(result.counters)})
+
+
+def _cmd_explain(args) -> int:
+    import json
+    from dataclasses import asdict
+
+    k = {}
+    for part, value in args.k:
+        if not value.isdigit():
+            raise ValueError(f"--double {part}={value}: the number of doublings must be a whole number")
+        k[part] = int(value)
+    result = play_deal(args.hands, args.talon, args.contract, args.trump, args.tricks, actor=args.actor,
+                       strategies=args.play, sedma_proti=args.sedma_proti, k=k, rules=args.rules, seed=args.seed,
+                       **dict(args.overrides))
+    print(json.dumps(asdict(result), indent=2, default=str) if args.json else result.explain())
+    return 0

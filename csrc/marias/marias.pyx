@@ -676,6 +676,7 @@ def new_counters():
         by_hlas_trumps=z(2, 3, 9), by_at=z(2, 9), by_honours=z(2, N_HONOURS), count_hist=z(COUNT_BINS),
         money=z(4, 3),            # rows stovka, hra, sto_a_sedem, sedma; columns n, sum S, sum S^2
         paired=z(2, 3),           # stovka - hra, sto_a_sedem - sedma: n, sum, sum of squares
+        paired_positive=z(2),     # deals where the first contract of the pair paid more
         companion=z(6, 2),        # successes, trials: tichá stovka in Hra, sedma, Hra win,
                                   # defenders' tichá stovka, Malý, Veľký
         # natural mode: per contract n, made (main part won), sum S, sum S^2, hundred reached
@@ -701,6 +702,7 @@ def stovka_shard(bit_generators, Py_ssize_t n_deals, dict rule_options, dict str
     cdef int64_t[::1] qualified = counters["qualified"], success = counters["success"], count_hist = counters["count_hist"]
     cdef int64_t[:, :, ::1] by_hlas_trumps = counters["by_hlas_trumps"]
     cdef int64_t[:, ::1] by_at = counters["by_at"], by_honours = counters["by_honours"], money = counters["money"]
+    cdef int64_t[::1] paired_positive = counters["paired_positive"]
     cdef int64_t[:, ::1] paired = counters["paired"], companion = counters["companion"], contracts = counters["contracts"]
     cdef int64_t[::1] proti_count = counters["proti"], doubled = counters["doubled"]
     if len(bit_generators) < 2:
@@ -815,6 +817,7 @@ def stovka_shard(bit_generators, Py_ssize_t n_deals, dict rule_options, dict str
                 paired[0, 0] += 1
                 paired[0, 1] += sv - sh
                 paired[0, 2] += (sv - sh) * (sv - sh)
+                paired_positive[0] += sv > sh
                 companion[0, 0] += o.cp_actor + (10 if o.last_actor else 0) + o.hlasy_actor >= 100
                 companion[0, 1] += 1
                 companion[2, 0] += won
@@ -835,6 +838,7 @@ def stovka_shard(bit_generators, Py_ssize_t n_deals, dict rule_options, dict str
                     paired[1, 0] += 1
                     paired[1, 1] += sv - sh
                     paired[1, 2] += (sv - sh) * (sv - sh)
+                    paired_positive[1] += sv > sh
                     companion[1, 0] += play.seven == SEVEN_WON_ACTOR
                     companion[1, 1] += 1
                 continue

@@ -1,0 +1,146 @@
+"""Mariáš analyses: the exact baselines of rules/marias.md §8.4 (in code, against the rules file's
+figures and against Monte Carlo), the trump-choice figures of §8.4, the Stovka tables, §6.5 on
+the paired money, option validation and the CLI."""
+from fractions import Fraction
+from math import sqrt
+
+import numpy as np
+import pytest
+
+from analyzer.cli import main
+from analyzer.games import get_game
+from analyzer.games.marias import (GAME, RULES_FILE_TAU, baselines_table, contracts_table, exact_baselines,
+                                   stovka_tables, validate_option)
+from analyzer.runner import RunConfig, run
+
+
+@pytest.fixture(scope="module")
+def forced_run(request):
+    deals = 1_000_000 if request.config.getoption("--runslow") else 200_000
+    return run(RunConfig(game="marias", analysis="stovka", rules="seed", deals=deals, seed=20261130,
+                         shard_size=50_000), workers=2)
+
+
+def test_exact_values_match_rules_file():
+    ex = exact_baselines()
+    # §8.4 percentages, to the rules file's rounding
+    table = {"forehand holds 0 hlasy": 54.6, "forehand holds 1 hlasy": 37.9, "forehand holds 2 hlasy": 7.1,
+             "forehand holds 3 hlasy": 0.39, "a 10-card hand holds 0 hlasy": 67.1, "a 10-card hand holds 1 hlasy": 29.6,
+             "a 10-card hand holds 2 hlasy": 3.2, "a 10-card hand holds 3 hlasy": 0.09,
+             "forehand holds the K+Q of spades": 13.3, "a 10-card hand holds the K+Q of spades": 9.1}
+    table.update({f"forehand holds {n} A+T": v for n, v in enumerate((1.2, 8.8, 24.3, 32.4, 22.8, 8.6, 1.7, 0.15))})
+    for event, percent in table.items():
+        digits = 2 if percent < 1 else 1
+        assert round(100 * float(ex[event]), digits) == percent, event
+    assert 1 - ex["forehand holds 0 hlasy"] == pytest.approx(0.454, abs=5e-4)
+    # "at least one defender holds a hlas in 56.0 % of deals": exactly 56.10 %; the rules file's
+    # figure is within its own Monte Carlo error (400,000 deals: 0.08 pp).
+    assert abs(float(ex["defenders hold >= 1 hlas"]) - 0.560) < 0.0015
+    # likewise "≥ 2 in 14.8 %": exactly 14.750 %
+    assert abs(float(ex["defenders hold >= 2 hlasy"]) - 0.148) < 0.0015
+    assert sum(ex[f"forehand holds {n} A+T"] for n in range(9)) == 1
+    assert sum(n * ex[f"forehand holds {n} A+T"] for n in range(9)) == 3
+
+
+def test_monte_carlo_against_exact(forced_run):
+    table = baselines_table(forced_run.counters)
+    checked = 0
+    for _, row in table.iterrows():
+        if np.isnan(row.exact):
+            continue
+        se = sqrt(row.exact * (1 - row.exact) / row.n)
+        assert abs(row.estimate - row.exact) <= 4.5 * se + 1e-9, row.event
+        checked += 1
+    assert checked == 23
+
+
+def test_trump_choice_against_rules_file(forced_run):
+    # The rules file's τ figures come from its own 400,000-deal Monte Carlo, rounded.
+    table = baselines_table(forced_run.counters).set_index("event")
+    for event, value in RULES_FILE_TAU.items():
+        row = table.loc[event]
+        se = sqrt(value * (1 - value) * (1 / row.n + 1 / 400_000))
+        rounding = 0.0005 if value >= 0.01 else 0.0005
+        assert abs(row.estimate - value) <= 4.5 * se + rounding, event
+
+
+def test_stovka_tables_add_up(forced_run):
+    c = forced_run.counters
+    t = stovka_tables(c)
+    n = int(c["qualified"][0])
+    assert t["by max_hlas x trumps"].n.sum() == n == t["by A+T held"].n.sum() == t["by trump honours"].n.sum()
+    assert t["by max_hlas x trumps"].successes.sum() == int(c["success"][0])
+    assert (t["by max_hlas x trumps"].max_hlas != "no hlas").all()      # a hundred needs a hlas
+    assert t["count distribution"].deals.sum() == n
+    hist = c["count_hist"]
+    assert hist[10:].sum() == c["success"][0]
+    assert 0 < t["overall"].rate[0] < 1
+
+
+def test_stovka_never_better_than_hra_on_the_same_play(forced_run):
+    # §6.5: without doublings, no deal's Stovka settlement exceeds its Hra settlement; Sto a sedem
+    # against Sedma a hra can go either way (C21).
+    c = forced_run.counters
+    n, total, _ = c["paired"][0]
+    assert n > 0 and total < 0 and c["paired_positive"][0] == 0
+    assert c["paired_positive"][1] > 0
+    money = stovka_tables(c)["money"].set_index("contract")
+    assert money.loc["paired difference: Stovka - Hra", "ci_high"] < 0
+
+
+def test_natural_game_runs_every_contract():
+    result = run(RunConfig(game="marias", analysis="game", rules="seed", deals=100_000, seed=7), workers=1)
+    table = contracts_table(result.counters)
+    assert set(table.contract) >= {"hra", "sedma", "stovka", "sto_a_sedem", "maly"}
+    assert table.deals.sum() == 100_000
+    assert result.counters["proti"][0] > 0 and result.counters["doubled"][0] > 0
+
+
+def test_same_seed_same_counters():
+    config = RunConfig(game="marias", analysis="stovka", rules="seed", deals=20_000, seed=3, shard_size=5_000)
+    a, b = run(config, workers=1), run(config, workers=2)
+    assert all(np.array_equal(a.counters[k], b.counters[k]) for k in a.counters)
+
+
+def test_strategies_change_the_results():
+    config = dict(game="marias", analysis="stovka", rules="seed", deals=20_000, seed=3)
+    heuristic = run(RunConfig(**config), workers=1).counters["success"][0]
+    random_actor = run(RunConfig(**config, strategies={"actor_play": "random"}), workers=1).counters["success"][0]
+    assert random_actor < heuristic
+
+
+@pytest.mark.parametrize("key,value", [("hlas_for_stovka", "last"), ("sto_a_sedem_step", 5), ("max_doublings", -1),
+                                       ("talon_allows_trumps", "maybe"), ("protocol", "X"), ("nonsense", 1),
+                                       ("ticha_stovka_rate", "quarter"), ("deal_cap", "x")])
+def test_bad_options(key, value):
+    with pytest.raises(ValueError, match=key):
+        validate_option(key, value)
+
+
+def test_every_rules_file_option_has_its_default():
+    options = GAME.resolve_rules("seed")
+    assert options["protocol"] == "V" and options["max_doublings"] == 4 and options["allow_z_lidu"] is True
+    assert options["talon_allows_trumps"] is True and options["hlas_for_stovka"] == "highest"
+    assert options["ticha_stovka_rate"] == "full" and options["sto_a_sedem_step"] == 6
+    assert options["stovka_scale_counts_all_hlasy"] is True and options["deal_cap"] == 0
+    assert not options["allow_hopeless_stovka"] and not options["hlas_needs_trick"] and not options["hlas_queen_first"]
+    assert not options["flek_per_defender"] and not options["sedma_proti_only_announcer"] and options["allow_proti"]
+    assert (options["maly_value"], options["velky_value"], options["base_cents"]) == (5, 10, 5)
+
+
+def test_protocol_l_is_refused_clearly():
+    with pytest.raises(ValueError, match="protocol L"):
+        run(RunConfig(game="marias", analysis="stovka", rules="seed", deals=10, seed=1, overrides={"protocol": "L"}))
+
+
+def test_cli(capsys):
+    assert main(["marias", "explain", "--hands", "AC TC KC QC 9C 8C AS KS 7D 8D", "7C JC TS QS 9S 8S AH TH KH QH",
+                 "JS 7S 9H 8H 7H AD TD KD QD 9D", "--talon", "JD JH", "--contract", "stovka", "--trump", "C"]) == 0
+    out = capsys.readouterr().out
+    assert "Stovka in žalude" in out and "Deal won by" in out
+    assert main(["marias", "explain", "--hands", "AC TC KC QC 9C 8C AS KS 7D 8D", "7C JC TS QS 9S 8S AH TH KH QH",
+                 "JS 7S 9H 8H 7H AD TD KD QD 9D", "--talon", "JD JH", "--contract", "stovka", "--trump", "C",
+                 "--tricks", "AS TS AD"]) == 2
+    assert "must follow suit" in capsys.readouterr().err
+    assert main(["marias", "stovka", "--deals", "5000", "--no-store", "--workers", "1", "--json"]) == 0
+    assert '"by max_hlas x trumps"' in capsys.readouterr().out
