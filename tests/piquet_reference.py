@@ -93,3 +93,111 @@ def score(elder, younger, preset="ru_seed", pips_tiebreak=True):
         result[who] = {**{c: cat[c][p] for c in order}, "total": total, "repik": int(repik),
                        "uncontested": (e, y)[p]["uncontested"]}
     return result
+
+
+# ---------------------------------------------------------------------------------------------
+# Play (§6, §7): the 12 tricks, play points, pik, bonuses — written out trick by trick.
+
+CLASSIC_PLAY = {"trick_point": "follower_only", "last_trick": ("extra", 1), "capot_keeps_last": True}
+SEED_PLAY = {"trick_point": "every_trick", "last_trick": ("total", 4), "capot_keeps_last": False}
+
+
+def trick_winner(leader, lead, follow):
+    if follow[1] == lead[1] and RANKS.index(follow[0]) > RANKS.index(lead[0]):
+        return 1 - leader
+    return leader
+
+
+class Play:
+    """Running state of the card play, from elder's lead (player 0) to the end."""
+
+    def __init__(self, preset, decl_totals, repik, pik_window="until_opponent_scores",
+                 leader=0, tricks_done=0, won=(0, 0), points=(0, 0), pik_count=None, window_open=True, pik=False):
+        self.style = CLASSIC_PLAY if preset == "classic" else SEED_PLAY
+        self.leader, self.tricks_done = leader, tricks_done
+        self.won, self.points = list(won), list(points)
+        self.pik_possible = decl_totals[1] == 0 and not repik[0]
+        self.count = decl_totals[0] if pik_count is None else pik_count
+        self.window_open, self.pik, self.pik_window = window_open, pik, pik_window
+
+    def score(self, player, points):
+        self.points[player] += points
+        if player == 1:
+            self.window_open = False
+        elif self.pik_possible and not self.pik and (self.window_open or self.pik_window == "whole_play"):
+            self.count += points
+            if self.count >= 30:
+                self.pik = True
+
+    def trick(self, lead, follow):
+        leader = self.leader
+        self.score(leader, 1)
+        winner = trick_winner(leader, lead, follow)
+        self.tricks_done += 1
+        self.won[winner] += 1
+        if self.style["trick_point"] == "every_trick" or winner != leader:
+            points = 1
+        else:
+            points = 0
+        if self.tricks_done == 12:
+            mode, value = self.style["last_trick"]
+            if mode == "extra":
+                points += value
+            elif not (self.won[winner] == 12 and not self.style["capot_keeps_last"]):
+                points = value
+        if points:
+            self.score(winner, points)
+        self.leader = winner
+        return winner
+
+    def bonuses(self, announced=None):
+        """End-of-play points per player: леза / the cards, capot, open-capot penalty."""
+        extra = [0, 0]
+        for p in range(2):
+            if self.won[p] == 12:
+                extra[p] += 80 if announced == p else 40
+            elif self.won[p] > 6:
+                extra[p] += 10
+        if announced is not None and self.won[announced] != 12:
+            extra[1 - announced] += 80
+        return extra
+
+
+def score_full_deal(elder, younger, tricks, preset="ru_seed", pik_window="until_opponent_scores", announced=None):
+    """Deal totals (elder, younger) for final hands and 12 (lead, follow) card pairs."""
+    decl = score(elder, younger, preset)
+    totals = [decl["elder"]["total"], decl["younger"]["total"]]
+    repik = [decl["elder"]["repik"], decl["younger"]["repik"]]
+    play = Play(preset, totals, repik, pik_window)
+    for lead, follow in tricks:
+        play.trick(lead, follow)
+    extra = play.bonuses(announced)
+    return [totals[p] + 60 * repik[p] + play.points[p] + extra[p] + (30 * play.pik if p == 0 else 0) for p in range(2)]
+
+
+def legal(hand, lead):
+    same = [c for c in hand if c[1] == lead[1]]
+    return same or list(hand)
+
+
+def minimax(hands, play, announced=None):
+    """Plain minimax over every legal card: the best (elder - younger) points still to come."""
+    if play.tricks_done == 12 or not hands[0]:
+        extra = play.bonuses(announced)
+        return extra[0] - extra[1]
+    leader = play.leader
+    results = []
+    for lead in sorted(hands[leader]):
+        replies = []
+        for follow in sorted(legal(hands[1 - leader], lead)):
+            child = Play.__new__(Play)
+            child.__dict__ = {**play.__dict__, "won": list(play.won), "points": list(play.points)}
+            before = (child.points[0] - child.points[1], child.pik)
+            child.trick(lead, follow)
+            gained = (child.points[0] - child.points[1]) - before[0] + 30 * (child.pik - before[1])
+            rest = [set(hands[0]), set(hands[1])]
+            rest[leader].discard(lead)
+            rest[1 - leader].discard(follow)
+            replies.append(gained + minimax(rest, child, announced))
+        results.append(min(replies) if leader == 0 else max(replies))
+    return max(results) if leader == 0 else min(results)

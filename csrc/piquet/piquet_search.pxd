@@ -105,6 +105,87 @@ cdef inline int trick_delta(const PlayState *before, const PlayState *after, con
             + (after.pik - before.pik) * rules.pik_bonus)
 
 
+cdef inline int beats_all(mask32 mine, mask32 theirs) noexcept nogil:
+    """Every card of `mine` is higher than every card of `theirs` in the same suit."""
+    cdef int suit
+    cdef mask32 lane, a, b
+    for suit in range(4):
+        lane = (<mask32>0xFF) << (8 * suit)
+        a = mine & lane
+        b = theirs & lane
+        if a and b and lowest_bit32(a) < highest_bit32(b):
+            return 0
+    return 1
+
+
+cdef inline int follower_sweeps(mask32 leader_hand, mask32 follower_hand) noexcept nogil:
+    """The follower wins every remaining trick whatever is led: in each suit the leader holds,
+    he holds at least as many cards, all higher."""
+    cdef int suit
+    cdef mask32 lane, a, b
+    for suit in range(4):
+        lane = (<mask32>0xFF) << (8 * suit)
+        a = leader_hand & lane
+        b = follower_hand & lane
+        if a and (popcount32(b) < popcount32(a) or lowest_bit32(b) < highest_bit32(a)):
+            return 0
+    return 1
+
+
+cdef inline int play_out_value(const PlayState *s, const PiquetRules *rules) noexcept nogil:
+    """Value to go when the trick winners no longer depend on the cards chosen: play any legal
+    cards to the end."""
+    cdef PlayState child = s[0]
+    cdef int lead, follow
+    while child.tricks_done < TRICKS:
+        lead = lowest_bit32(child.hand[child.leader])
+        follow = lowest_bit32(legal_follows(child.hand[1 - child.leader], lead))
+        play_trick(&child, lead, follow, rules)
+    return trick_delta(s, &child, rules) + terminal_value(&child, rules)
+
+
+cdef inline void order_leads(int *moves, int n, mask32 theirs) noexcept nogil:
+    """Sure winners first (highest card of its suit among both hands), then the rest lowest first."""
+    cdef int i, j, m, key[MAX_MOVES], k
+    for i in range(n):
+        m = moves[i]
+        if not (theirs & ((<mask32>0xFF) << (m & ~7)) & ~(((<mask32>2) << m) - 1)):
+            key[i] = m - 64
+        else:
+            key[i] = m & 7
+    for i in range(1, n):
+        m = moves[i]
+        k = key[i]
+        j = i - 1
+        while j >= 0 and key[j] > k:
+            moves[j + 1] = moves[j]
+            key[j + 1] = key[j]
+            j -= 1
+        moves[j + 1] = m
+        key[j + 1] = k
+
+
+cdef inline void order_replies(int *moves, int n, int lead) noexcept nogil:
+    """The cheapest card that wins first, then the lowest cards."""
+    cdef int i, j, m, key[MAX_MOVES], k
+    for i in range(n):
+        m = moves[i]
+        if (m >> 3) == (lead >> 3) and m > lead:
+            key[i] = m - 64
+        else:
+            key[i] = m & 7
+    for i in range(1, n):
+        m = moves[i]
+        k = key[i]
+        j = i - 1
+        while j >= 0 and key[j] > k:
+            moves[j + 1] = moves[j]
+            key[j + 1] = key[j]
+            j -= 1
+        moves[j + 1] = m
+        key[j + 1] = k
+
+
 cdef inline int search(Solver *sv, const PlayState *s, int alpha, int beta) noexcept nogil:
     """Value to go (elder - younger) of a position at the start of a trick, within (alpha, beta):
     fail-soft alpha-beta with a transposition table of bounds."""
@@ -119,6 +200,8 @@ cdef inline int search(Solver *sv, const PlayState *s, int alpha, int beta) noex
     cdef TTEntry *e
     if s.tricks_done == TRICKS:
         return terminal_value(s, sv.rules)
+    if beats_all(s.hand[s.leader], s.hand[1 - s.leader]) or follower_sweeps(s.hand[s.leader], s.hand[1 - s.leader]):
+        return play_out_value(s, sv.rules)
     sv.nodes += 1
     hands = (<uint64_t>s.hand[ELDER] << 32) | s.hand[YOUNGER]
     extra = state_extra(s, sv.rules)
@@ -136,6 +219,7 @@ cdef inline int search(Solver *sv, const PlayState *s, int alpha, int beta) noex
             beta = e.upper
         first = e.best
     n = group_tops(s.hand[s.leader], s.hand[1 - s.leader], moves)
+    order_leads(moves, n, s.hand[1 - s.leader])
     if first >= 0:                       # try the table's best move first
         for i in range(n):
             if moves[i] == first:
@@ -148,6 +232,7 @@ cdef inline int search(Solver *sv, const PlayState *s, int alpha, int beta) noex
         # the follower's best reply to this lead (he minimises when elder leads)
         n_replies = group_tops(legal_follows(s.hand[1 - s.leader], moves[i]),
                                s.hand[s.leader] & ~((<mask32>1) << moves[i]), replies)
+        order_replies(replies, n_replies, moves[i])
         a2 = alpha
         b2 = beta
         v = INF if maximise else -INF

@@ -1,0 +1,242 @@
+"""Piquet play, deal totals and the partie: the vectors of rules/piquet.md §13.2 and §13.4, the
+double-dummy search against plain minimax, the compiled deal engine against the reference, and
+invariants of whole simulated deals."""
+import random
+
+import numpy as np
+import pytest
+
+from analyzer._core import piquet as kernel
+from analyzer.cards import PIQUET32
+from analyzer.games import get_game
+from analyzer.games.piquet import round10, score_deal, score_partie
+from analyzer.runner import RunConfig, run
+
+import piquet_reference as ref
+
+TV10 = ("AS KS QS JS TS 9S AH AD 7H 8H 7D 8D", "KH QH JH TH 9H KD QD JD KC QC JC TC")
+TV10_TRICKS = "AS/TC KS/JC QS/QC JS/KC TS/9H 9S/TH AH/JH AD/JD 7H/KH QH/8H KD/7D QD/8D"
+TV11_TRICKS = "7H/KH QH/8H JH/AH AS/TC KS/JC QS/QC JS/KC TS/TH 9S/9H AD/JD 7D/KD QD/8D"
+TV12 = ("AS KS QS JS AH KH QH JH AD KD QD JD", "TS 9S 8S 7S TH 9H 8H 7H TD 9D 8D JC")
+TV12_TRICKS = "AS/7S KS/8S QS/9S JS/TS AH/7H KH/8H QH/9H JH/TH AD/8D KD/9D QD/TD JD/JC"
+TV13 = ("AS KS QS AH KH QH AD KD QD AC KC QC", "JS TS 9S JH TH 9H JD TD 9D JC TC 9C")
+TV13_TRICKS = "AS/9S KS/TS QS/JS AH/9H KH/TH QH/JH AD/9D KD/TD QD/JD AC/9C KC/TC QC/JC"
+
+
+@pytest.mark.parametrize("hands,tricks,preset,options,announced,expected", [
+    (TV10, TV10_TRICKS, "ru_seed", {}, None, (82, 10)),
+    (TV10, TV10_TRICKS, "ru_seed_seq34", {}, None, (82, 10)),
+    (TV10, TV10_TRICKS, "classic", {}, None, (74, 5)),
+    (TV10, TV11_TRICKS, "ru_seed", {}, None, (52, 10)),
+    (TV10, TV11_TRICKS, "ru_seed", {"pik_window": "whole_play"}, None, (82, 10)),
+    (TV10, TV11_TRICKS, "classic", {}, None, (45, 6)),
+    (TV12, TV12_TRICKS, "ru_seed", {}, None, (182, 0)),
+    (TV12, TV12_TRICKS, "ru_seed", {}, "elder", (222, 0)),
+    (TV12, TV12_TRICKS, "classic", {}, None, (111, 0)),
+    (TV13, TV13_TRICKS, "ru_seed", {}, None, (221, 0)),
+    (TV13, TV13_TRICKS, "ru_seed", {}, "elder", (261, 0)),
+    (TV13, TV13_TRICKS, "classic", {}, None, (170, 0)),
+], ids=["TV10-seed", "TV10-seq34", "TV10-classic", "TV11-seed", "TV11-whole-play", "TV11-classic",
+        "TV12-seed", "TV12-open", "TV12-classic", "TV13-seed", "TV13-open", "TV13-classic"])
+def test_play_vectors(hands, tricks, preset, options, announced, expected):
+    r = score_deal(*hands, tricks, rules=preset, announced=announced, **options)
+    assert (r.elder.total, r.younger.total) == expected
+
+
+def test_tv10_parts():
+    r = score_deal(*TV10, TV10_TRICKS)
+    assert (r.elder.pik, r.elder.play, r.younger.play, r.elder.majority) == (30, 17, 10, 10)
+    assert r.record == ("elder", 72)
+    c = score_deal(*TV10, TV10_TRICKS, rules="classic")
+    assert (c.elder.play, c.younger.play, c.elder.pik) == (9, 5, 30)
+    t12 = score_deal(*TV12, TV12_TRICKS)
+    assert (t12.elder.repik, t12.elder.pik, t12.elder.play, t12.elder.capot) == (60, 0, 24, 40)
+    c12 = score_deal(*TV12, TV12_TRICKS, rules="classic")
+    assert (c12.elder.repik, c12.elder.pik, c12.elder.play) == (0, 30, 13)
+
+
+def test_failed_open_capot_pays_the_opponent():
+    r = score_deal(*TV10, TV10_TRICKS, announced="elder")
+    assert r.younger.open_capot_penalty == 80 and r.younger.total == 90
+
+
+@pytest.mark.parametrize("tricks,message", [
+    (TV10_TRICKS.replace("AS/TC", "TC/AS"), "trick 1: elder leads TC, which he does not hold"),
+    (TV10_TRICKS.replace("AH/JH", "AH/JD"), "trick 7: younger must follow suit to AH but plays JD"),
+    (TV10_TRICKS.rsplit(" ", 1)[0], "a deal has 12 tricks, got 11"),
+    (TV10_TRICKS.replace("AS/TC", "AS-TC"), "trick 1: expected 'lead/follow'"),
+    (TV10_TRICKS.replace("AS/TC", "AS/XX"), "malformed card 'XX'"),
+])
+def test_illegal_plays_are_named(tricks, message):
+    with pytest.raises(ValueError, match=message):
+        score_deal(*TV10, tricks)
+
+
+def test_open_capot_only_where_the_rules_have_it():
+    with pytest.raises(ValueError, match="no open capot"):
+        score_deal(*TV12, TV12_TRICKS, rules="classic", announced="elder")
+
+
+@pytest.mark.parametrize("totals,preset,options,net,extra", [
+    ([(33, 0), (0, 48), (65, 0), (0, 37), (22, 0), (0, 6)], "ru_seed", {}, 260, {"korolik_records": (250, 120)}),
+    ([(30, 30), (50, 30), (20, 30), (40, 28), (25, 40)], "ru_seed", {}, 140, {"deals_used": 5}),
+    ([(40, 20), (20, 45), (33, 30), (12, 30), (50, 50)], "ru_seed", {}, -350, {"carried_multiplier": 2}),
+    ([(10, 0), (20, 0), (30, 0), (5, 0), (15, 0), (25, 0)], "ru_seed", {}, 720, {"skvoznaya": True}),
+    ([(30, 30), (50, 30), (20, 30), (40, 28), (25, 40)], "ru_seed", {"rounding": "ceil"}, 140 - 10, {}),
+    ([(131, 113)] + [(0, 0)] * 5, "classic", {}, 118, {"rubicon": False}),
+    ([(125, 81)] + [(0, 0)] * 5, "classic", {}, 306, {"rubicon": True}),
+    ([(105, 101)] + [(0, 0)] * 5, "classic", {}, 104, {}),
+    ([(97, 89)] + [(0, 0)] * 5, "classic", {}, 286, {"rubicon": True}),
+], ids=["P1", "P2", "P3", "P4", "P2-ceil", "R1", "R2", "R3", "R4"])
+def test_partie_vectors(totals, preset, options, net, extra):
+    r = score_partie(totals, rules=preset, **options)
+    assert r.finished and r.net == (net, -net)
+    for key, value in extra.items():
+        assert getattr(r, key) == value
+
+
+def test_p2_ceil_rounding_changes_third_korolik():
+    # P2 with "ceil": королик 3 is B 3 -> 103 -> 110 instead of 100; the partie 117 -> 120 either way.
+    assert score_partie([(30, 30), (50, 30), (20, 30), (40, 28), (25, 40)], rounding="ceil").korolik_records == (120, 110)
+
+
+def test_round10_vectors():
+    assert [round10(x) for x in (112, 115, 129, 105)] == [110, 120, 130, 110]
+    assert round10(112, "ceil") == 120
+
+
+def test_rubicon_tie_plays_two_more_deals_then_draws():
+    r = score_partie([(10, 10)] * 6, rules="classic")
+    assert not r.finished
+    r = score_partie([(10, 10)] * 8, rules="classic")
+    assert r.finished and r.net == (0, 0) and r.deals_used == 8
+
+
+def test_partie_input_errors():
+    with pytest.raises(ValueError, match="ended after deal 6"):
+        score_partie([(10, 0)] * 7)
+    with pytest.raises(ValueError, match="deal 2: a deal total"):
+        score_partie([(10, 0), (-1, 0)])
+    with pytest.raises(ValueError, match="pair"):
+        score_partie([(10, 0, 1)])
+
+
+def _options(preset, **kw):
+    return get_game("piquet").resolve_rules(preset, kw)
+
+
+def _random_play(rng, elder, younger):
+    hands, leader, tricks = [list(elder), list(younger)], 0, []
+    for _ in range(12):
+        lead = rng.choice(hands[leader])
+        follow = rng.choice(ref.legal(hands[1 - leader], lead))
+        hands[leader].remove(lead)
+        hands[1 - leader].remove(follow)
+        tricks.append((lead, follow))
+        leader = ref.trick_winner(leader, lead, follow)
+    return tricks
+
+
+@pytest.mark.parametrize("preset,window", [("ru_seed", "until_opponent_scores"), ("ru_seed", "whole_play"),
+                                           ("classic", "until_opponent_scores")])
+def test_deal_scorer_matches_reference_on_random_deals(preset, window, runslow):
+    rng = random.Random(17)
+    deck = PIQUET32.cards
+    for _ in range(4000 if runslow else 1500):
+        cards = rng.sample(deck, 24)
+        elder, younger = cards[:12], cards[12:]
+        if rng.random() < 0.5:   # make piks likelier: a strong elder against a weak younger
+            elder = sorted(deck, key=lambda c: -PIQUET32.ranks.index(c[0]) + rng.random() * 5)[:12]
+            younger = rng.sample([c for c in deck if c not in elder], 12)
+        tricks = _random_play(rng, elder, younger)
+        r = score_deal(elder, younger, [f"{a}/{b}" for a, b in tricks], rules=preset, pik_window=window)
+        assert [r.elder.total, r.younger.total] == ref.score_full_deal(elder, younger, tricks, preset, window)
+
+
+@pytest.mark.parametrize("preset", ["ru_seed", "classic"])
+def test_double_dummy_matches_minimax_on_endgames(preset):
+    rng = random.Random(5)
+    options = _options(preset)
+    for case in range(60):
+        n = rng.choice((3, 4))
+        cards = rng.sample(PIQUET32.cards, 2 * n)
+        elder, younger = cards[:n], cards[n:]
+        done = 12 - n
+        elder_won = rng.randint(0, done)
+        leader = rng.randint(0, 1)
+        window = elder_won == done and leader == 0
+        pik_possible = rng.random() < 0.6
+        count = rng.randint(10, 29)
+        announced = None
+        if preset == "ru_seed" and rng.random() < 0.2 and elder_won in (0, done):
+            announced = 0 if elder_won == done else 1
+        value, card, _ = kernel.solve_position(PIQUET32.mask(elder), PIQUET32.mask(younger), leader, elder_won,
+                                               done - elder_won, int(pik_possible), count, int(window),
+                                               -1 if announced is None else announced, options)
+        play = ref.Play(preset, (20, 0 if pik_possible else 5), (0, 0), leader=leader, tricks_done=done,
+                        won=(elder_won, done - elder_won), pik_count=count, window_open=window)
+        assert value == ref.minimax([set(elder), set(younger)], play, announced), (case, elder, younger)
+        assert PIQUET32.card(card) in (elder if leader == 0 else younger)
+
+
+def _strategies(exchange="heuristic", play="greedy"):
+    return {f"{seat}_{role}": name for seat in ("elder", "younger")
+            for role, name in (("exchange", exchange), ("play", play))}
+
+
+@pytest.mark.parametrize("exchange,play,deals", [("heuristic", "greedy", 20_000), ("refuse", "random", 20_000),
+                                                 ("best_expected", "greedy", 300), ("heuristic", "double_dummy", 150),
+                                                 ("heuristic", "pimc", 6)])
+def test_invariants_of_simulated_deals(exchange, play, deals):
+    c = run(RunConfig("piquet", "deal", "ru_seed", deals=deals, seed=3, shard_size=10_000,
+                      strategies=_strategies(exchange, play))).counters
+    n = c["deals"][0]
+    assert n == deals
+    assert np.all(c["tricks_hist"].sum(axis=1) == n)
+    # 12 tricks each deal; the tricks of the two players add up to 12.
+    tricks = np.arange(13)
+    assert np.array_equal(c["tricks_hist"][0], c["tricks_hist"][1][::-1])
+    assert ((c["tricks_hist"][0] * tricks).sum() + (c["tricks_hist"][1] * tricks).sum()) == 12 * n
+    # Play points: 27 a deal (12 leads, 11 tricks, last trick 4) unless capot (12 + 12).
+    points = np.arange(64)
+    capots = c["capot"].sum()
+    assert (c["play_hist"] * points).sum() == 27 * (n - capots) + 24 * capots
+    # Pik and repik never together; pik only when possible; totals and histograms consistent.
+    assert c["pik"][0] <= c["pik_possible"][0]
+    assert c["deal_winner"].sum() == n and c["category_winner"].sum() == 4 * n
+    assert c["exchanged_hist"].sum() == 2 * n
+    if exchange == "refuse":
+        assert c["exchanged_hist"][:, 0].tolist() == [n, n]
+
+
+def test_pik_and_repik_exclusive_in_recorded_deals():
+    options = _options("ru_seed")
+    for seed in range(300):
+        bg = [np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(0, s))) for s in range(3)]
+        d = kernel.play_one_deal(bg, options, {**_strategies(), "elder_announce": "sure", "younger_announce": "sure"})
+        s = d["score"]
+        assert not (s["pik"][0] and s["repik"][0])
+        # The recorded deal rescored through the single-deal API gives the same totals.
+        final = [PIQUET32.format(m) for m in d["final"]]
+        dealt = [PIQUET32.format(m) for m in d["dealt"]]
+        tricks = [f"{PIQUET32.card(a)}/{PIQUET32.card(b)}" for _, a, b in d["tricks"]]
+        announced = (None, "elder", "younger")[d["announced"] + 1]
+        r = score_deal(*final, tricks, elder_dealt=dealt[0], younger_dealt=dealt[1], announced=announced)
+        assert [r.elder.total, r.younger.total] == s["total"], seed
+
+
+def test_refuse_reproduces_no_exchange_repik_rate():
+    # §14.4: with both players keeping their dealt hands the repik rate is 0.05240 per player.
+    deals = 200_000
+    c = run(RunConfig("piquet", "deal", "ru_seed", deals=deals, seed=8,
+                      strategies=_strategies("refuse", "greedy")), workers=2).counters
+    se = (0.0524 * 0.9476 / deals) ** 0.5
+    assert np.all(np.abs(c["repik"] / deals - 0.0524) < 4.5 * se)
+
+
+def test_strategy_changes_do_not_change_the_deals():
+    # Stream 0 deals: the declarations with refuse are the same whatever the play strategies.
+    a = run(RunConfig("piquet", "deal", "ru_seed", deals=2000, seed=4, strategies=_strategies("refuse", "greedy"))).counters
+    b = run(RunConfig("piquet", "deal", "ru_seed", deals=2000, seed=4, strategies=_strategies("refuse", "random"))).counters
+    assert np.array_equal(a["decl_hist"], b["decl_hist"]) and np.array_equal(a["repik"], b["repik"])
+    assert not np.array_equal(a["play_hist"], b["play_hist"])
