@@ -44,7 +44,7 @@ from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t, int64_t, int16_t
 from libc.string cimport memset
 from libc.stdlib cimport malloc, free
 
-from bitboard cimport mask32, suit_lane32, popcount32, lowest_bit32, clear_lowest32
+from bitboard cimport mask32, suit_lane32, popcount32, lowest_bit32, clear_lowest32, RANK_COLUMN32
 from rng cimport Rng, rng_init, rng_partial_shuffle, rng_below, bitgen_pointer
 from numpy.random cimport bitgen_t
 
@@ -117,6 +117,17 @@ cdef uint32_t TRUMP_ABOVE[N_RANKS]     # lane mask of ranks stronger than a rank
 cdef uint32_t PLAIN_ABOVE[N_RANKS]
 cdef int TRUMP_LANE_POINTS[256]
 cdef int PLAIN_LANE_POINTS[256]
+# Per trump suit and card: points, trick strength on one scale (every trump above every plain
+# card) and the greedy "cost" of giving the card away (points first, then strength).
+cdef int CARD_POINTS[4][N_CARDS]
+cdef int CARD_STRENGTH[4][N_CARDS]
+cdef int CARD_COST[4][N_CARDS]
+# Per lane mask: the highest trick strength in it (-1 if empty), in trumps and in a plain suit;
+# per strength: the lane mask of ranks stronger than it (for "which of my cards are masters").
+cdef int TRUMP_TOP[256]
+cdef int PLAIN_TOP[256]
+cdef uint32_t TRUMP_STRONGER[N_RANKS + 1]     # index strength + 1, so -1 (empty) -> every rank
+cdef uint32_t PLAIN_STRONGER[N_RANKS + 1]
 
 
 cdef void build_card_tables() noexcept nogil:
@@ -129,13 +140,35 @@ cdef void build_card_tables() noexcept nogil:
                 TRUMP_ABOVE[r] |= 1u << q
             if PLAIN_STRENGTH[q] > PLAIN_STRENGTH[r]:
                 PLAIN_ABOVE[r] |= 1u << q
+    cdef int t, c
+    for t in range(4):
+        for c in range(N_CARDS):
+            if c >> 3 == t:
+                CARD_POINTS[t][c] = TRUMP_POINTS[c & 7]
+                CARD_STRENGTH[t][c] = 8 + TRUMP_STRENGTH[c & 7]
+            else:
+                CARD_POINTS[t][c] = PLAIN_POINTS[c & 7]
+                CARD_STRENGTH[t][c] = PLAIN_STRENGTH[c & 7]
+            CARD_COST[t][c] = CARD_POINTS[t][c] * 64 + CARD_STRENGTH[t][c]
     for m in range(256):
         TRUMP_LANE_POINTS[m] = 0
         PLAIN_LANE_POINTS[m] = 0
+        TRUMP_TOP[m] = -1
+        PLAIN_TOP[m] = -1
         for r in range(N_RANKS):
             if m >> r & 1:
                 TRUMP_LANE_POINTS[m] += TRUMP_POINTS[r]
                 PLAIN_LANE_POINTS[m] += PLAIN_POINTS[r]
+                TRUMP_TOP[m] = max(TRUMP_TOP[m], TRUMP_STRENGTH[r])
+                PLAIN_TOP[m] = max(PLAIN_TOP[m], PLAIN_STRENGTH[r])
+    for q in range(N_RANKS + 1):
+        TRUMP_STRONGER[q] = 0
+        PLAIN_STRONGER[q] = 0
+        for r in range(N_RANKS):
+            if TRUMP_STRENGTH[r] > q - 1:
+                TRUMP_STRONGER[q] |= 1u << r
+            if PLAIN_STRENGTH[r] > q - 1:
+                PLAIN_STRONGER[q] |= 1u << r
 
 build_card_tables()
 
@@ -219,7 +252,7 @@ cdef inline mask32 suit_mask(int suit) noexcept nogil:
     return (<mask32>0xFF) << (8 * suit)
 
 cdef inline int card_points(int card, int trump) noexcept nogil:
-    return TRUMP_POINTS[card & 7] if (card >> 3) == trump else PLAIN_POINTS[card & 7]
+    return CARD_POINTS[trump][card]
 
 cdef inline int mask_points(mask32 m, int trump) noexcept nogil:
     cdef int s, total = 0
@@ -231,10 +264,7 @@ cdef inline int mask_points(mask32 m, int trump) noexcept nogil:
     return total
 
 cdef inline int strength(int card, int trump) noexcept nogil:
-    # Trick strength on one scale: every trump above every plain card.
-    if (card >> 3) == trump:
-        return 8 + TRUMP_STRENGTH[card & 7]
-    return PLAIN_STRENGTH[card & 7]
+    return CARD_STRENGTH[trump][card]
 
 cdef inline int beats(int reply, int led, int trump) noexcept nogil:
     """Does the second card of a trick beat the first?"""
@@ -497,62 +527,59 @@ cdef inline int cheapest(mask32 cards, int trump) noexcept nogil:
     while cards:
         c = lowest_bit32(cards)
         cards = clear_lowest32(cards)
-        cost = card_points(c, trump) * 64 + strength(c, trump)
+        cost = CARD_COST[trump][c]
         if cost < best_cost:
             best_cost = cost
             best = c
     return best
 
 
-cdef inline int is_master(int card, mask32 own, mask32 played, int trump) noexcept nogil:
-    """No card outside own hand and the played cards beats `card` led."""
-    cdef int s = card >> 3
-    cdef uint32_t above
-    if s == trump:
-        above = TRUMP_ABOVE[card & 7]
-    else:
-        above = PLAIN_ABOVE[card & 7]
-    return ((<mask32>above << (8 * s)) & ~own & ~played) == 0
+cdef inline mask32 masters(mask32 hand, mask32 played, int suit, int trump) noexcept nogil:
+    """Cards of `suit` in hand that no card outside the hand and the played cards beats."""
+    cdef uint32_t own = suit_lane32(hand, suit)
+    cdef uint32_t outside = ~(own | suit_lane32(played, suit)) & 0xFF
+    if suit == trump:
+        return (<mask32>(own & TRUMP_STRONGER[TRUMP_TOP[outside] + 1])) << (8 * suit)
+    return (<mask32>(own & PLAIN_STRONGER[PLAIN_TOP[outside] + 1])) << (8 * suit)
 
 
 cdef int greedy_lead(const PlayState *st, int seat) noexcept nogil:
-    cdef mask32 hand = st.hand[seat], trumps = hand & suit_mask(st.trump), plain = hand & ~suit_mask(st.trump)
-    cdef mask32 outside_trumps = suit_mask(st.trump) & ~hand & ~st.played, cards
-    cdef int c, best = NO_CARD, best_points = -1
-    # Draw trumps with a master trump while the opponent may still hold some.
-    if trumps and outside_trumps:
-        cards = trumps
-        while cards:
-            c = lowest_bit32(cards)
-            cards = clear_lowest32(cards)
-            if is_master(c, hand, st.played, st.trump):
-                return c
-    # Cash a master plain card worth 10 or more.
-    cards = plain
-    while cards:
-        c = lowest_bit32(cards)
-        cards = clear_lowest32(cards)
-        if PLAIN_POINTS[c & 7] >= 10 and PLAIN_POINTS[c & 7] > best_points and is_master(c, hand, st.played, st.trump):
-            best = c
-            best_points = PLAIN_POINTS[c & 7]
-    if best != NO_CARD:
-        return best
+    """Draw trumps with a master trump while the opponent may hold some; else cash a master ace,
+    else a master ten; else lead the cheapest plain card (the cheapest trump if only trumps)."""
+    cdef mask32 hand = st.hand[seat], trump_lane = suit_mask(st.trump)
+    cdef mask32 trumps = hand & trump_lane, plain = hand & ~trump_lane
+    cdef mask32 cash = 0
+    cdef int s
+    if trumps and (trump_lane & ~hand & ~st.played):
+        cash = masters(hand, st.played, st.trump, st.trump)
+        if cash:
+            return lowest_bit32(cash)
+    for s in range(4):
+        if s != st.trump:
+            cash |= masters(hand, st.played, s, st.trump)
+    if cash & ((<mask32>RANK_COLUMN32) << RA):
+        return lowest_bit32(cash & ((<mask32>RANK_COLUMN32) << RA))
+    if cash & ((<mask32>RANK_COLUMN32) << RT):
+        return lowest_bit32(cash & ((<mask32>RANK_COLUMN32) << RT))
     return cheapest(plain if plain else trumps, st.trump)
 
 
 cdef int greedy_reply(const PlayState *st, int seat, int led) noexcept nogil:
+    """Win with the cheapest winning card unless that means ruffing a worthless card before the
+    last trick; otherwise give the cheapest legal card."""
     cdef mask32 legal = legal_replies(st.hand[seat], led, st.trump, st.must_head)
-    cdef mask32 winners = 0, cards = legal
-    cdef int c, w
-    while cards:
-        c = lowest_bit32(cards)
-        cards = clear_lowest32(cards)
-        if beats(c, led, st.trump):
-            winners |= (<mask32>1) << c
+    cdef int ls = led >> 3, w
+    cdef mask32 winners = 0
+    if legal & suit_mask(ls):
+        if ls == st.trump:
+            winners = legal & ((<mask32>TRUMP_ABOVE[led & 7]) << (8 * ls))
+        else:
+            winners = legal & ((<mask32>PLAIN_ABOVE[led & 7]) << (8 * ls))
+    elif ls != st.trump:
+        winners = legal & suit_mask(st.trump)
     if winners:
         w = cheapest(winners, st.trump)
-        # Do not spend a trump on a worthless plain card, except for the last trick's 10.
-        if not ((w >> 3) == st.trump and (led >> 3) != st.trump and PLAIN_POINTS[led & 7] == 0
+        if not ((w >> 3) == st.trump and ls != st.trump and PLAIN_POINTS[led & 7] == 0
                 and popcount32(st.hand[seat]) > 1):
             return w
     return cheapest(legal, st.trump)

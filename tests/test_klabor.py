@@ -355,3 +355,31 @@ def regenerate_golden():
 
 if __name__ == "__main__" and "--regen" in sys.argv:
     regenerate_golden()
+
+
+# ---------------------------------------------------------------------------------------------
+# Command line and the duplicate-deal design
+
+def test_cli_score_and_errors(capsys):
+    from analyzer.cli import main
+
+    args = ["klabor", "score", "--elder", K17["elder"], "--dealer", K17["dealer"], "--turnup", "8H",
+            "--trump", "H", "--maker", "elder", "--plays", K17["plays"]]
+    assert main(args) == 0
+    assert "Bait! Score: elder 0, dealer 161" in capsys.readouterr().out
+    bad = list(args)
+    bad[-1] = K17["plays"].replace("JH 8H", "JH 7H", 1)
+    assert main(bad) == 2
+    assert "trick 1: 7H is not in the dealer's hand" in capsys.readouterr().err
+    assert main(["klabor", "play", "--seed", "3", "--set", "threshold=x"]) == 2
+    assert "option threshold must be an integer" in capsys.readouterr().err
+
+
+def test_threshold_equal_to_baseline_nets_zero():
+    # With the hero at the baseline's threshold and the same play, the two seatings of a deal
+    # mirror each other: the hero's net over the pair is exactly zero on every deal.
+    th = run(RunConfig("klabor", "thresholds", "standard", deals=2000, seed=8,
+                       overrides={"opponent_threshold": 50}), workers=1)
+    k50 = kernel.THRESHOLDS.index(50)
+    assert th.counters["net_sum"][k50] == 0 and th.counters["net_cross"][k50, k50] == 0
+    assert th.counters["net_cross"][k50 + 1, k50 + 1] > 0
