@@ -374,12 +374,12 @@ def test_cli_score_play_and_errors(capsys):
     assert "deal score: A" in capsys.readouterr().out
     assert main(["square", "score", "7H 7H TD / 8D JD 9H / QD KD AD"]) == 2
     assert "duplicate card '7H'" in capsys.readouterr().err
-    assert main(["square", "odds", "--deals", "100", "--set", "placement=rank_fixed"]) == 2
+    assert main(["square", "odds", "--deals", "100", "--no-store", "--set", "placement=rank_fixed"]) == 2
     assert "rank_fixed needs deck=36" in capsys.readouterr().err
 
 
 def test_cli_odds_json(capsys):
-    assert main(["square", "odds", "--deals", "2000", "--seed", "3", "--workers", "2", "--json",
+    assert main(["square", "odds", "--deals", "2000", "--seed", "3", "--workers", "2", "--json", "--no-store",
                  "--strategy", "close_a=at7", "--set", "qj_remove=none"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["run"]["strategies"]["close_a"] == "at7" and data["run"]["rule_options"]["qj_remove"] == "none"

@@ -674,20 +674,10 @@ VARIANTS = [
 THRESHOLD_VARIANTS = [VARIANTS[0], VARIANTS[2], VARIANTS[7]]
 
 
-def run_with_strategies(ctx, analysis: str, rules: str, deals: int, overrides: dict | None = None,
-                        strategies: dict | None = None):
-    """Like ReportContext.run, with strategies (the context's run takes none)."""
-    from ..runner import RunConfig, run
-
-    config = RunConfig(game="square", analysis=analysis, rules=rules, overrides=overrides or {},
-                       deals=max(1, int(deals * ctx.scale)), seed=ctx.seed, strategies=strategies or {},
-                       shard_size=SHARD_SIZES[analysis])
-    check_rules(config.rule_options)
-    result = run(config, workers=ctx.workers, backend=ctx.backend, progress=ctx.progress)
-    if not result.complete:
-        raise KeyboardInterrupt
-    ctx.runs.append(result)
-    return result
+def _report_run(ctx, analysis: str, rules: str, deals: int, overrides: dict | None = None,
+                strategies: dict | None = None):
+    check_rules(GAME.resolve_rules(rules, overrides))
+    return ctx.run("square", analysis, rules, deals, overrides, strategies, shard_size=SHARD_SIZES[analysis])
 
 
 def _value(table: pd.DataFrame, event: str) -> float:
@@ -717,9 +707,9 @@ def build_report(ctx) -> list:
         "cards and both squares, and the threshold study below shows the closing decision is worth well "
         "under a point a deal, so a search was not expected to pay for its cost.")
     # Baseline
-    base = run_with_strategies(ctx, "baseline", "r1", REPORT_SQUARES)
+    base = _report_run(ctx, "baseline", "r1", REPORT_SQUARES)
     base_table = baseline_table(base.counters, base.config.rule_options)
-    base52 = run_with_strategies(ctx, "baseline", "r1", REPORT_SQUARES // 4, {"deck": 52})
+    base52 = _report_run(ctx, "baseline", "r1", REPORT_SQUARES // 4, {"deck": 52})
     base52_table = baseline_table(base52.counters, base52.config.rule_options)
     sections.append(Section("The square game: what is known and what is reconstructed", intro))
     sections.append(Section(
@@ -733,7 +723,7 @@ def build_report(ctx) -> list:
     # Play under R1 and variants
     summary, tables = [], {}
     for label, preset, overrides, strategies in VARIANTS:
-        result = run_with_strategies(ctx, "play", preset, REPORT_DEALS, overrides, strategies)
+        result = _report_run(ctx, "play", preset, REPORT_DEALS, overrides, strategies)
         table = play_table(result.counters, result.config.rule_options)
         tables[label] = (table, result)
         n = int(result.counters["deals"][0])
@@ -759,7 +749,7 @@ def build_report(ctx) -> list:
     # Thresholds
     th_tables, th_summary = [], []
     for label, preset, overrides, strategies in THRESHOLD_VARIANTS:
-        result = run_with_strategies(ctx, "thresholds", preset, REPORT_THRESHOLD_DEALS, overrides, strategies)
+        result = _report_run(ctx, "thresholds", preset, REPORT_THRESHOLD_DEALS, overrides, strategies)
         table = thresholds_table(result.counters)
         th_tables.append((f"Closing thresholds, {label}", table))
         best = table[table.best].iloc[0]
@@ -788,7 +778,7 @@ def build_report(ctx) -> list:
     match_rows = []
     for label, preset, overrides in (("to 33, two players", "r1", {}), ("4 deals, two players", "r1", {"match": "deals"}),
                                      ("to 33, 2 vs 2", "r1_four", {})):
-        result = run_with_strategies(ctx, "match", preset, REPORT_MATCHES, overrides)
+        result = _report_run(ctx, "match", preset, REPORT_MATCHES, overrides)
         t = match_table(result.counters, result.config.rule_options)
         t.insert(0, "match", label)
         match_rows.append(t)
@@ -872,7 +862,13 @@ def _cmd_analysis(args) -> int:
                        deals=args.deals, seed=args.seed, shard_size=min(args.shard_size, SHARD_SIZES[args.analysis]),
                        strategies=dict(getattr(args, "strategies", [])))
     check_rules(config.rule_options)
-    result = run(config, workers=args.workers, backend=args.backend)
+    if args.no_store:
+        result = run(config, workers=args.workers, backend=args.backend)
+    else:
+        from ..store import run_stored
+
+        with cli.open_store(args) as store:
+            result = run_stored(config, store, workers=args.workers, backend=args.backend)
     options = config.rule_options
     if args.analysis == "play":
         table = play_table(result.counters, options)
