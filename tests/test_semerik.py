@@ -185,7 +185,10 @@ def test_options_are_validated():
         game.resolve_rules("classic")
     assert validate_option("check_after_declarations", "yes") is True
     assert validate_option("target", "31") == 31
-    assert validate_option("strategy_a", "pimc") == "pimc"
+    with pytest.raises(ValueError, match="unknown play_a strategy 'clever'"):
+        play_deal(HANDS, play_a="clever")
+    with pytest.raises(ValueError, match="has no strategy role 'play_c'"):
+        RunConfig("semerik", "deals", "default", deals=10, seed=1, strategies={"play_c": "greedy"})
 
 
 HANDS = ["3S KS 6S 2H AH QD JD 7D 2C 4C", "AS 6H 5H AD 6D 4D 3C KC QC JC",

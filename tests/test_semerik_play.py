@@ -77,7 +77,7 @@ def test_invariants_under_play(strategies):
 
 def test_same_seed_same_result_on_any_number_of_workers():
     config = RunConfig("semerik", "deals", "default", deals=6000, seed=5, shard_size=1500,
-                       overrides={"strategy_b": "random"})
+                       strategies={"play_b": "random"})
     one = run(config, workers=1)
     two = run(config, workers=2, backend="processes")
     for key in one.counters:
@@ -224,8 +224,8 @@ def test_pimc_beats_greedy_and_greedy_beats_random():
 # --------------------------------------------------------------------------------------------
 # 3. Golden playthroughs
 
-GOLDEN_CASES = [("greedy_seed1", 1, {}), ("pimc_vs_greedy_seed2", 2, {"strategy_a": "pimc"}),
-                ("random_counterclockwise_seed3", 3, {"strategy_a": "random", "strategy_b": "random",
+GOLDEN_CASES = [("greedy_seed1", 1, {}), ("pimc_vs_greedy_seed2", 2, {"play_a": "pimc"}),
+                ("random_counterclockwise_seed3", 3, {"play_a": "random", "play_b": "random",
                                                       "direction": "counterclockwise"})]
 
 
@@ -252,17 +252,17 @@ def regenerate():
 # Command line
 
 def test_cli_odds_deals_games(capsys, tmp_path):
-    assert main(["semerik", "odds", "--deals", "20000", "--seed", "3", "--workers", "1", "--json"]) == 0
+    assert main(["semerik", "odds", "--deals", "20000", "--seed", "3", "--workers", "1", "--json", "--no-store"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["run"]["deals"] == 20000 and any(r["event"] == "baba in hearts" for r in data["table"])
-    assert main(["semerik", "odds", "--deals", "20000", "--distribution", "--workers", "1"]) == 0
+    assert main(["semerik", "odds", "--deals", "20000", "--distribution", "--workers", "1", "--no-store"]) == 0
     assert "declaration points" not in capsys.readouterr().err
     csv = tmp_path / "deals.csv"
     assert main(["semerik", "deals", "--deals", "5000", "--a", "greedy", "--b", "random", "--workers", "1",
-                 "--csv", str(csv)]) == 0
+                 "--csv", str(csv), "--no-store"]) == 0
     out = capsys.readouterr().out
     assert "A (greedy)" in out and "B (random)" in out and csv.exists()
-    assert main(["semerik", "games", "--deals", "500", "--workers", "1", "--set", "target=31"]) == 0
+    assert main(["semerik", "games", "--deals", "500", "--workers", "1", "--set", "target=31", "--no-store"]) == 0
     assert "mean deals per game" in capsys.readouterr().out
 
 
@@ -276,7 +276,7 @@ def test_cli_explain_play_and_errors(capsys):
     assert "trick 10" in out and "A: declarations" in out
     assert main(["semerik", "explain", "3H 2H AH KH 3S 2S AS 3D 2D"]) == 2
     assert "has 9 cards, expected 10" in capsys.readouterr().err
-    assert main(["semerik", "deals", "--deals", "100", "--set", "capot=double"]) == 2
+    assert main(["semerik", "deals", "--deals", "100", "--set", "capot=double", "--no-store"]) == 2
     assert "capot must be one of" in capsys.readouterr().err
 
 

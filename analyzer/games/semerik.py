@@ -10,9 +10,9 @@ Analyses:
                     deal points, trick points, capot, the leading versus the dealing partnership;
   ``games``         whole games to 21 (a "deal" of the run is one game): length, doubles, winners.
 
-Strategies are rule options of the run (``strategy_a``, ``strategy_b``: random, greedy, pimc) so
-that they appear in every resolved configuration; ``pimc_worlds`` sets the PIMC sample size and
-``ruff_min_honours`` the greedy ruffing policy (0 always ruff, 4 never).
+The play analyses take a strategy per partnership (roles ``play_a``, ``play_b``: greedy, random,
+pimc); the rule options ``pimc_worlds`` (PIMC sample size) and ``ruff_min_honours`` (greedy
+ruffing policy: 0 always ruff, 4 never) tune them.
 """
 from __future__ import annotations
 
@@ -35,7 +35,8 @@ HAND_SIZE = 10
 SEATS = 4
 PARTNERSHIPS = ("A", "B")
 ROLES = ("leading", "dealing")
-STRATEGIES = ("random", "greedy", "pimc")
+PLAY_STRATEGIES = ("greedy", "random", "pimc")        # the first is the default
+STRATEGIES = {"play_a": PLAY_STRATEGIES, "play_b": PLAY_STRATEGIES}
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 RANK_NAMES = {"3": "threes", "2": "twos", "A": "aces", "K": "kings", "Q": "queens", "J": "jacks",
               "7": "sevens", "6": "sixes", "5": "fives", "4": "fours"}
@@ -44,8 +45,7 @@ EXTENSIONS = ("", "+K", "+K+Q", "+K+Q+J")
 DEFAULTS: dict[str, Any] = dict(
     heart_baba="bonus2", four_of_kind_bonus=False, overlap="allowed", honour_count="per_trick",
     capot="additive", last_trick_point=0, check_after_declarations=False, direction="clockwise",
-    target=21, double_below=11, strategy_a="greedy", strategy_b="greedy", pimc_worlds=16,
-    ruff_min_honours=0,
+    target=21, double_below=11, pimc_worlds=16, ruff_min_honours=0,
 )
 PRESETS: dict[str, dict[str, Any]] = {
     "default": dict(DEFAULTS),
@@ -59,8 +59,6 @@ _CHOICES = {
     "honour_count": ("per_trick", "aggregate"),
     "capot": ("additive", "replaces"),
     "direction": ("clockwise", "counterclockwise"),
-    "strategy_a": STRATEGIES,
-    "strategy_b": STRATEGIES,
 }
 _LIMITS = {"last_trick_point": (0, 1), "target": (1, 100), "double_below": (0, 100),
            "pimc_worlds": (1, 1024), "ruff_min_honours": (0, 4)}
@@ -97,12 +95,19 @@ def _declarations_kernel(bit_generators, n_deals: int, rules: dict) -> dict[str,
     return core.declarations_shard(bit_generators, n_deals, rules)
 
 
-def _deals_kernel(bit_generators, n_deals: int, rules: dict) -> dict[str, np.ndarray]:
-    return core.deals_shard(bit_generators, n_deals, rules)
+def kernel_spec(rules: dict, strategies: dict | None = None) -> dict:
+    """The rules with each partnership's strategy, as the compiled kernel reads them."""
+    strategies = strategies or {}
+    return dict(rules, strategy_a=strategies.get("play_a", PLAY_STRATEGIES[0]),
+                strategy_b=strategies.get("play_b", PLAY_STRATEGIES[0]))
 
 
-def _games_kernel(bit_generators, n_games: int, rules: dict) -> dict[str, np.ndarray]:
-    return core.games_shard(bit_generators, n_games, rules)
+def _deals_kernel(bit_generators, n_deals: int, rules: dict, strategies: dict) -> dict[str, np.ndarray]:
+    return core.deals_shard(bit_generators, n_deals, kernel_spec(rules, strategies))
+
+
+def _games_kernel(bit_generators, n_games: int, rules: dict, strategies: dict) -> dict[str, np.ndarray]:
+    return core.games_shard(bit_generators, n_games, kernel_spec(rules, strategies))
 
 
 GAME = Game(
@@ -114,9 +119,11 @@ GAME = Game(
         "declarations": Analysis("declarations", "Declaration points of the four dealt hands (no play)",
                                  _declarations_kernel),
         "deals": Analysis("deals", "Deals played out by the partnerships' strategies: declaration, trick "
-                          "and capot points; leading versus dealing partnership", _deals_kernel, streams=2),
+                          "and capot points; leading versus dealing partnership", _deals_kernel, streams=2,
+                          strategies=STRATEGIES),
         "games": Analysis("games", "Games to 21 (one run 'deal' = one game): length, double wins, "
-                          "winners by partnership and by who led first", _games_kernel, streams=2),
+                          "winners by partnership and by who led first", _games_kernel, streams=2,
+                          strategies=STRATEGIES),
     },
     report=lambda ctx: build_report(ctx),
 )
@@ -282,7 +289,12 @@ def declaration_distribution(counters: dict[str, np.ndarray], rules: dict, with_
     return table.drop(columns=["section", "event"])
 
 
-def deal_table(counters: dict[str, np.ndarray], rules: dict) -> pd.DataFrame:
+def _labels(strategies: dict | None) -> dict[str, str]:
+    strategies = strategies or {}
+    return {name: f"{name} ({strategies.get('play_' + name.lower(), PLAY_STRATEGIES[0])})" for name in PARTNERSHIPS}
+
+
+def deal_table(counters: dict[str, np.ndarray], strategies: dict | None = None) -> pd.DataFrame:
     """Deal statistics by role (leading / dealing partnership) and by partnership (A / B)."""
     n = int(counters["deals"][0])
     rows = []
@@ -296,12 +308,10 @@ def deal_table(counters: dict[str, np.ndarray], rules: dict) -> pd.DataFrame:
     rows.append(_rate("outcome", "scores more in the deal", "leading", counters["outcome"][0], n))
     rows.append(_rate("outcome", "scores more in the deal", "dealing", counters["outcome"][1], n))
     rows.append(_rate("outcome", "equal deal points", "both", counters["outcome"][2], n))
-    strategies = {"A": rules["strategy_a"], "B": rules["strategy_b"]}
+    label = _labels(strategies)
     for p, name in enumerate(PARTNERSHIPS):
-        rows.append(_mean("partnership", "mean deal points", f"{name} ({strategies[name]})",
-                          counters["side_points_hist"][p]))
-        rows.append(_rate("partnership", "scores more in the deal", f"{name} ({strategies[name]})",
-                          counters["side_outcome"][p], n))
+        rows.append(_mean("partnership", "mean deal points", label[name], counters["side_points_hist"][p]))
+        rows.append(_rate("partnership", "scores more in the deal", label[name], counters["side_outcome"][p], n))
     decl = sum(histogram_moments(counters["decl_hist"][r])[1] for r in range(2))
     tricks = sum(histogram_moments(counters["trick_points_hist"][r])[1] for r in range(2))
     rows.append(dict(section="points", event="share of points from declarations", who="both", count=np.nan, n=n,
@@ -310,13 +320,13 @@ def deal_table(counters: dict[str, np.ndarray], rules: dict) -> pd.DataFrame:
     return _table(rows)
 
 
-def games_table(counters: dict[str, np.ndarray], rules: dict) -> pd.DataFrame:
+def games_table(counters: dict[str, np.ndarray], rules: dict, strategies: dict | None = None) -> pd.DataFrame:
     n = int(counters["games"][0])
     rows = []
-    strategies = {"A": rules["strategy_a"], "B": rules["strategy_b"]}
+    label = _labels(strategies)
     for p, name in enumerate(PARTNERSHIPS):
-        rows.append(_rate("winner", "wins the game", f"{name} ({strategies[name]})", counters["wins"][p], n))
-        rows.append(_rate("winner", "wins double", f"{name} ({strategies[name]})", counters["double_wins"][p], n))
+        rows.append(_rate("winner", "wins the game", label[name], counters["wins"][p], n))
+        rows.append(_rate("winner", "wins double", label[name], counters["double_wins"][p], n))
     for role, name in enumerate(("led first", "dealt first")):
         rows.append(_rate("seat", "wins the game", f"partnership that {name}", counters["role_wins"][role], n))
     rows.append(_rate("value", "game won double (losers < %d)" % rules["double_below"], "either",
@@ -410,6 +420,7 @@ class Trick:
 @dataclass(frozen=True)
 class DealResult:
     options: dict
+    strategies: dict                # play_a, play_b
     dealer: int
     hands: tuple[tuple[str, ...], ...]
     declarations: tuple[HandDeclarations, ...]
@@ -435,7 +446,7 @@ def _deal_hands(hands: Sequence[Cards]) -> list[list[str]]:
     return parsed
 
 
-def _result_from_row(row: np.ndarray, options: dict, rules: str) -> DealResult:
+def _result_from_row(row: np.ndarray, options: dict, rules: str, strategies: dict) -> DealResult:
     layout = core.DEAL_ROW
     hands = [SEMERIK40.from_mask(int(row[layout["hands"] + s])) for s in range(SEATS)]
     decl = tuple(score_hand(h, rules, **_overrides(rules, options)) for h in hands)
@@ -451,7 +462,7 @@ def _result_from_row(row: np.ndarray, options: dict, rules: str) -> DealResult:
         leader = winners[i]
     tp = layout["trick_points"]
     tt = layout["total"]
-    return DealResult(options, dealer, tuple(tuple(h) for h in hands), decl, tuple(tricks),
+    return DealResult(options, strategies, dealer, tuple(tuple(h) for h in hands), decl, tuple(tricks),
                       (int(row[tp]), int(row[tp + 1])), (int(row[tt]), int(row[tt + 1])))
 
 
@@ -460,17 +471,18 @@ def _overrides(rules: str, options: dict) -> dict:
 
 
 def play_deal(hands: Sequence[Cards], dealer: int = 3, rules: str = "default", seed: int = 0,
-              **overrides) -> DealResult:
-    """Play one given deal (four 10-card hands, seats 0..3) with the strategies of the rules
-    (``strategy_a``/``strategy_b``); ``seed`` feeds the random and PIMC strategies."""
+              play_a: str = "greedy", play_b: str = "greedy", **overrides) -> DealResult:
+    """Play one given deal (four 10-card hands, seats 0..3) with a strategy per partnership
+    (A = seats 0 and 2, B = seats 1 and 3); ``seed`` feeds the random and PIMC strategies."""
     options = GAME.resolve_rules(rules, overrides)
+    strategies = GAME.analysis("deals").resolve_strategies({"play_a": play_a, "play_b": play_b})
     parsed = _deal_hands(hands)
     masks = np.array([[SEMERIK40.mask(h) for h in parsed]], dtype=np.uint64)
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise ValueError(f"the seed must be a non-negative integer, got {seed!r}")
-    row = core.play_deals(masks, np.array([_check_dealer(dealer)]), options,
+    row = core.play_deals(masks, np.array([_check_dealer(dealer)]), kernel_spec(options, strategies),
                           np.random.PCG64(np.random.SeedSequence(int(seed))))[0]
-    return _result_from_row(row, options, rules)
+    return _result_from_row(row, options, rules, strategies)
 
 
 def replay_deal(hands: Sequence[Cards], plays: Cards, dealer: int = 3, rules: str = "default",
@@ -487,7 +499,7 @@ def replay_deal(hands: Sequence[Cards], plays: Cards, dealer: int = 3, rules: st
     row, bad = core.replay_deal(masks, dealer, [SEMERIK40.bit(c) for c in cards], options)
     if bad >= 0:
         raise ValueError(_illegal(parsed, cards, bad, dealer, options))
-    return _result_from_row(row, options, rules)
+    return _result_from_row(row, options, rules, {"play_a": "given", "play_b": "given"})
 
 
 def _illegal(hands: list[list[str]], cards: list[str], bad: int, dealer: int, options: dict) -> str:
@@ -542,15 +554,16 @@ def game_result(score_a: int, score_b: int, rules: str = "default", **overrides)
 
 def explain_deal(result: DealResult) -> str:
     o = result.options
-    lines = [f"Semerik deal, dealer seat {result.dealer}; strategies A={o['strategy_a']} B={o['strategy_b']}; "
-             f"hearts trumps", ""]
+    lines = [f"Semerik deal, dealer seat {result.dealer}; play A={result.strategies['play_a']} "
+             f"B={result.strategies['play_b']}; hearts trumps", ""]
     for s, d in enumerate(result.declarations):
         lines.append(f"seat {s} ({PARTNERSHIPS[s % 2]}): {d.explain()}")
     lines.append("")
     for i, t in enumerate(result.tricks, 1):
         seats = [(t.leader + k * (1 if o['direction'] == 'clockwise' else 3)) % SEATS for k in range(4)]
         shown = "  ".join(f"{s}:{c}" for s, c in zip(seats, t.cards))
-        lines.append(f"trick {i:2d}: {shown}   -> seat {t.winner} ({PARTNERSHIPS[t.winner % 2]}), {t.honours} honours")
+        honours = f"{t.honours} honour{'' if t.honours == 1 else 's'}"
+        lines.append(f"trick {i:2d}: {shown}   -> seat {t.winner} ({PARTNERSHIPS[t.winner % 2]}), {honours}")
     decl = [result.declarations[0].points + result.declarations[2].points,
             result.declarations[1].points + result.declarations[3].points]
     lines += ["", f"A: declarations {decl[0]} + tricks {result.trick_points[0]} = {result.totals[0]}",
@@ -598,16 +611,15 @@ def build_report(ctx) -> list:
     deal_results = {}
     tables = []
     for a, b in matchups:
-        res = ctx.run("semerik", "deals", "default", REPORT_PLAY_DEALS, dict(strategy_a=a, strategy_b=b))
+        res = ctx.run("semerik", "deals", "default", REPORT_PLAY_DEALS, strategies=dict(play_a=a, play_b=b))
         deal_results[(a, b)] = res
-        tables.append((f"Deals, A {a} vs B {b}", deal_table(res.counters, res.config.rule_options)))
-    pimc = ctx.run("semerik", "deals", "default", REPORT_PIMC_DEALS, dict(strategy_a="pimc", strategy_b="greedy"))
-    tables.append(("Deals, A pimc vs B greedy", deal_table(pimc.counters, pimc.config.rule_options)))
+        tables.append((f"Deals, A {a} vs B {b}", deal_table(res.counters, res.config.strategy_names)))
+    pimc = ctx.run("semerik", "deals", "default", REPORT_PIMC_DEALS, strategies=dict(play_a="pimc"))
+    tables.append(("Deals, A pimc vs B greedy", deal_table(pimc.counters, pimc.config.strategy_names)))
     ruff_rows = []
     for threshold in (0, 2, 4):
-        res = ctx.run("semerik", "deals", "default", REPORT_PLAY_DEALS // 2,
-                      dict(ruff_min_honours=threshold, strategy_b="greedy"))
-        t = deal_table(res.counters, res.config.rule_options)
+        res = ctx.run("semerik", "deals", "default", REPORT_PLAY_DEALS // 2, dict(ruff_min_honours=threshold))
+        t = deal_table(res.counters, res.config.strategy_names)
         for event in ("mean trick points", "capot"):
             for _, row in t[t.event == event].iterrows():
                 ruff_rows.append(dict(ruff_when_trick_holds=f">= {threshold} honours" if threshold < 4 else "never",
@@ -636,8 +648,9 @@ def build_report(ctx) -> list:
 
     game_tables, lengths = [], {}
     for a, b in (("greedy", "greedy"), ("greedy", "random")):
-        res = ctx.run("semerik", "games", "default", REPORT_GAMES, dict(strategy_a=a, strategy_b=b))
-        game_tables.append((f"Games to 21, A {a} vs B {b}", games_table(res.counters, res.config.rule_options)))
+        res = ctx.run("semerik", "games", "default", REPORT_GAMES, strategies=dict(play_a=a, play_b=b))
+        game_tables.append((f"Games to 21, A {a} vs B {b}",
+                            games_table(res.counters, res.config.rule_options, res.config.strategy_names)))
         lengths[(a, b)] = res.counters["length_hist"]
     res = ctx.run("semerik", "games", "tressette", REPORT_GAMES)
     game_tables.append(("Games to 21, tressette preset, greedy", games_table(res.counters, res.config.rule_options)))
@@ -676,8 +689,10 @@ def register_cli(sub) -> None:
             ("games", "games", 20_000, "play games to 21: length, double wins, winners")):
         p = sub.add_parser(name, help=help_text)
         cli.add_run_options(p, "semerik", default_deals=default)
-        p.add_argument("--a", dest="strategy_a", choices=STRATEGIES, help="strategy of partnership A (seats 0, 2)")
-        p.add_argument("--b", dest="strategy_b", choices=STRATEGIES, help="strategy of partnership B (seats 1, 3)")
+        p.add_argument("--a", dest="play_a", choices=PLAY_STRATEGIES,
+                       help="card play of partnership A, seats 0 and 2 (default greedy; = play_a=NAME)")
+        p.add_argument("--b", dest="play_b", choices=PLAY_STRATEGIES,
+                       help="card play of partnership B, seats 1 and 3 (default greedy; = play_b=NAME)")
         p.set_defaults(handler=_cmd_play_run, analysis=analysis)
 
     explain = sub.add_parser("explain", help="declarations of one 10-card hand")
@@ -690,6 +705,10 @@ def register_cli(sub) -> None:
     play.add_argument("--hands", nargs=4, required=True, metavar="HAND", help="four hands of 10 cards, seats 0..3")
     play.add_argument("--dealer", type=int, default=3, help="dealer seat (default 3: seat 0 leads)")
     play.add_argument("--seed", type=cli.seed, default=0, help="seed of the random / PIMC strategies")
+    play.add_argument("--a", dest="play_a", choices=PLAY_STRATEGIES, default=PLAY_STRATEGIES[0],
+                      help="card play of partnership A (default greedy)")
+    play.add_argument("--b", dest="play_b", choices=PLAY_STRATEGIES, default=PLAY_STRATEGIES[0],
+                      help="card play of partnership B (default greedy)")
     play.add_argument("--rules", default="default", choices=list(PRESETS))
     play.add_argument("--set", dest="overrides", type=cli.option, action="append", default=[], metavar="KEY=VALUE")
     play.add_argument("--json", action="store_true")
@@ -708,13 +727,26 @@ def _cmd_odds(args) -> int:
 
 def _cmd_play_run(args) -> int:
     from .. import cli
+    from ..runner import DEFAULT_SHARD_SIZE, RunConfig, run
 
-    for key in ("strategy_a", "strategy_b"):
-        if getattr(args, key):
-            args.overrides.append((key, getattr(args, key)))
-    result = cli.execute(args, "semerik", args.analysis)
-    make = deal_table if args.analysis == "deals" else games_table
-    cli.emit_table(args, result, make(result.counters, result.config.rule_options))
+    if args.workers < 1:
+        raise cli.UserError(f"--workers must be at least 1, got {args.workers}")
+    strategies = dict(getattr(args, "strategies", None) or [])
+    strategies.update({role: getattr(args, role) for role in STRATEGIES if getattr(args, role)})
+    config = RunConfig(game="semerik", analysis=args.analysis, rules=args.rules, overrides=dict(args.overrides),
+                       deals=args.deals, seed=args.seed, shard_size=args.shard_size or DEFAULT_SHARD_SIZE,
+                       strategies=strategies)
+    if args.no_store:
+        result = run(config, workers=args.workers, backend=args.backend)
+    else:
+        from ..store import run_stored
+
+        with cli.open_store(args) as store:
+            result = run_stored(config, store, workers=args.workers, backend=args.backend)
+    strategies = result.config.strategy_names
+    table = (deal_table(result.counters, strategies) if args.analysis == "deals"
+             else games_table(result.counters, result.config.rule_options, strategies))
+    cli.emit_table(args, result, table)
     return 0 if result.complete else cli.EXIT_INTERRUPTED
 
 
@@ -727,6 +759,7 @@ def _cmd_play(args) -> int:
     import json
     from dataclasses import asdict
 
-    result = play_deal(args.hands, args.dealer, args.rules, args.seed, **dict(args.overrides))
+    result = play_deal(args.hands, args.dealer, args.rules, args.seed, args.play_a, args.play_b,
+                       **dict(args.overrides))
     print(json.dumps(asdict(result), indent=2) if args.json else result.explain())
     return 0

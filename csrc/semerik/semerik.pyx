@@ -61,8 +61,8 @@ cdef Rules rules_from(dict spec) except *:
     r.target = spec["target"]
     r.double_below = spec["double_below"]
     r.check_after_declarations = bool(spec["check_after_declarations"])
-    r.strategy[0] = STRATEGIES[spec["strategy_a"]]
-    r.strategy[1] = STRATEGIES[spec["strategy_b"]]
+    r.strategy[0] = STRATEGIES[spec.get("strategy_a", "greedy")]   # added by the Python layer from
+    r.strategy[1] = STRATEGIES[spec.get("strategy_b", "greedy")]   # the run's strategies
     r.pimc_worlds = spec["pimc_worlds"]
     r.ruff_min_honours = spec["ruff_min_honours"]
     if not 1 <= r.pimc_worlds <= MAX_WORLDS:
