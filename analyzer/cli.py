@@ -1,6 +1,8 @@
 """The ``kozyr`` command line.
 
     kozyr report --out reports/                 the analysis report of every game
+    kozyr runs list | show ID | export ID       the runs kept in the results store
+    kozyr run resume ID | extend ID --deals N   complete an interrupted run, add deals to a run
     kozyr piquet odds --deals 1e6 --seed 1      declaration odds of piquet
     kozyr piquet explain --elder ... --younger ...
 
@@ -59,6 +61,17 @@ def option(text: str) -> tuple[str, str]:
     return key.strip(), value.strip()
 
 
+def add_store_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--store", type=Path, default=None, metavar="PATH",
+                        help="results store file (default: $KOZYR_STORE, else ~/.local/share/kozyr/store.sqlite)")
+
+
+def open_store(args):
+    from .store import Store
+
+    return Store(args.store)
+
+
 def add_run_options(parser: argparse.ArgumentParser, game: str, default_deals: int) -> None:
     presets = list(get_game(game).presets)
     parser.add_argument("--deals", type=count, default=default_deals, help=f"number of deals (default {default_deals:,})")
@@ -68,18 +81,33 @@ def add_run_options(parser: argparse.ArgumentParser, game: str, default_deals: i
                         help="override a rule option of the preset (repeatable)")
     parser.add_argument("--workers", type=int, default=default_workers(), help="parallel workers (default: all cores)")
     parser.add_argument("--backend", choices=BACKENDS, default="threads", help="threads (default) or processes")
-    parser.add_argument("--shard-size", type=count, default=DEFAULT_SHARD_SIZE, help=argparse.SUPPRESS)
+    parser.add_argument("--shard-size", type=count, default=None, help=argparse.SUPPRESS)
     parser.add_argument("--json", action="store_true", help="print JSON (config, table) instead of a text table")
     parser.add_argument("--csv", type=Path, metavar="FILE", help="also write the table to a CSV file")
+    add_store_option(parser)
+    parser.add_argument("--no-store", action="store_true",
+                        help="simulate without reading or writing the results store")
+
+
+def add_strategy_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--strategy", dest="strategies", type=option, action="append", default=[], metavar="ROLE=NAME",
+                        help="the strategy of one role, e.g. elder_play=pimc (repeatable; others take their default)")
 
 
 def execute(args, game: str, analysis: str) -> RunResult:
-    """Build the run of the parsed options and execute it with a progress bar on stderr."""
+    """Build the run of the parsed options (with --strategy ROLE=NAME pairs if the command has
+    them) and execute it with a progress bar on stderr."""
     if args.workers < 1:
         raise UserError(f"--workers must be at least 1, got {args.workers}")
     config = RunConfig(game=game, analysis=analysis, rules=args.rules, overrides=dict(args.overrides),
-                       deals=args.deals, seed=args.seed, shard_size=args.shard_size)
-    return run(config, workers=args.workers, backend=args.backend)
+                       deals=args.deals, seed=args.seed, shard_size=args.shard_size or DEFAULT_SHARD_SIZE,
+                       strategies=dict(getattr(args, "strategies", [])))
+    if getattr(args, "no_store", False):
+        return run(config, workers=args.workers, backend=args.backend)
+    from .store import run_stored
+
+    with open_store(args) as store:
+        return run_stored(config, store, workers=args.workers, backend=args.backend)
 
 
 def emit_table(args, result: RunResult, table: pd.DataFrame) -> None:
@@ -92,12 +120,14 @@ def emit_table(args, result: RunResult, table: pd.DataFrame) -> None:
     else:
         print(f"# {meta['game']} {meta['analysis']}, rules {meta['rules']}"
               f"{' ' + json.dumps(meta['overrides']) if meta['overrides'] else ''}, "
-              f"{meta['deals_done']:,} deals, seed {meta['seed']}, kozyr {__version__}")
+              f"{meta['deals_done']:,} deals, seed {meta['seed']}, kozyr {__version__}"
+              f"{', run ' + str(meta['run_id']) if 'run_id' in meta else ''}")
         with pd.option_context("display.max_rows", None, "display.width", 200, "display.float_format", "{:.6g}".format):
             print(table.to_string(index=False))
     if not result.complete:
+        resume = f"; kozyr run resume {meta['run_id']} completes it" if "run_id" in meta else ""
         print(f"kozyr: interrupted: {result.deals_done:,} of {result.config.deals:,} deals completed; "
-              "the table covers those deals", file=sys.stderr)
+              f"the table covers those deals{resume}", file=sys.stderr)
 
 
 class Parser(argparse.ArgumentParser):
@@ -119,12 +149,54 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("--games", nargs="+", choices=game_names(), default=None, help="only these games")
     report.add_argument("--scale", type=float, default=1.0,
                         help="multiply every run's number of deals (e.g. 0.01 for a quick preview)")
+    report.add_argument("--deals", type=count, default=None,
+                        help="give every run this number of deals instead of the game's own choice")
+    report.add_argument("--backend", choices=BACKENDS, default="threads", help="threads (default) or processes")
+    add_store_option(report)
     report.set_defaults(handler=cmd_report)
 
+    run_parser = sub.add_parser("run", help="complete or extend a stored run")
+    run_sub = run_parser.add_subparsers(dest="run_command", required=True, metavar="COMMAND")
+    resume = run_sub.add_parser("resume", help="play the shards an interrupted run lacks")
+    extend = run_sub.add_parser("extend", help="add deals to a stored run (new shards of the same seed)")
+    extend.add_argument("--deals", type=count, required=True, help="number of deals to add")
+    for p in (resume, extend):
+        p.add_argument("id", type=int, help="run id (see kozyr runs list)")
+        p.add_argument("--workers", type=int, default=default_workers(), help="parallel workers (default: all cores)")
+        p.add_argument("--backend", choices=BACKENDS, default="threads", help="threads (default) or processes")
+        p.add_argument("--json", action="store_true", help="print the run as JSON")
+        add_store_option(p)
+    resume.set_defaults(handler=cmd_run_resume)
+    extend.set_defaults(handler=cmd_run_extend)
+
+    runs_parser = sub.add_parser("runs", help="list, show, export or delete the stored runs")
+    runs_sub = runs_parser.add_subparsers(dest="runs_command", required=True, metavar="COMMAND")
+    listing = runs_sub.add_parser("list", help="every stored run")
+    listing.add_argument("--game", choices=game_names(), help="only this game's runs")
+    listing.add_argument("--json", action="store_true")
+    show = runs_sub.add_parser("show", help="one run: config, status, counters")
+    show.add_argument("id", type=int)
+    show.add_argument("--json", action="store_true", help="config and counters as JSON")
+    export = runs_sub.add_parser("export", help="write a run's counters (long form) as CSV and/or Parquet")
+    export.add_argument("id", type=int)
+    export.add_argument("--csv", type=Path, metavar="FILE")
+    export.add_argument("--parquet", type=Path, metavar="FILE")
+    delete = runs_sub.add_parser("delete", help="remove a run and its shards from the store")
+    delete.add_argument("id", type=int)
+    for p in (listing, show, export, delete):
+        add_store_option(p)
+    listing.set_defaults(handler=cmd_runs_list)
+    show.set_defaults(handler=cmd_runs_show)
+    export.set_defaults(handler=cmd_runs_export)
+    delete.set_defaults(handler=cmd_runs_delete)
+
     for name in game_names():
+        module = _game_module(name)
+        if not hasattr(module, "register_cli"):  # a game may have no commands of its own (yet)
+            continue
         game_parser = sub.add_parser(name, help=get_game(name).title)
         game_sub = game_parser.add_subparsers(dest="game_command", required=True, metavar="COMMAND")
-        _game_module(name).register_cli(game_sub)
+        module.register_cli(game_sub)
     return parser
 
 
@@ -135,20 +207,129 @@ def _game_module(name: str):
 
 
 def cmd_report(args) -> int:
-    from .report import ReportContext, write_report
+    from .report import ReportContext, write_index, write_report
 
     if args.workers < 1:
         raise UserError(f"--workers must be at least 1, got {args.workers}")
     if not 0 < args.scale <= 100:
         raise UserError(f"--scale must be in (0, 100], got {args.scale}")
-    for name in args.games or game_names():
-        game = get_game(name)
-        if game.report is None:
-            continue
-        ctx = ReportContext(seed=args.seed, workers=args.workers, scale=args.scale)
-        sections = game.report(ctx)
-        written = write_report(name, f"Kozyr report: {game.title}", sections, ctx, args.out)
-        print(f"{name}: wrote {', '.join(sorted(p for p in written if p.endswith(('.html', '.md'))))} in {args.out}")
+    failed, entries = [], []
+    with open_store(args) as store:
+        for name in args.games or game_names():
+            game = get_game(name)
+            if game.report is None:
+                entries.append((game, None, [], "no report yet"))
+                continue
+            ctx = ReportContext(seed=args.seed, workers=args.workers, backend=args.backend, scale=args.scale,
+                                deals=args.deals, store=store)
+            try:
+                sections = game.report(ctx)
+                written = write_report(name, f"Kozyr report: {game.title}", sections, ctx, args.out)
+            except (KeyboardInterrupt, UserError):
+                raise
+            except Exception as exc:  # one game's failure does not cost the others their report
+                print(f"kozyr: error: the {name} report failed: {type(exc).__name__}: {exc}", file=sys.stderr)
+                failed.append(name)
+                entries.append((game, None, ctx.runs, f"failed: {type(exc).__name__}: {exc}"))
+                continue
+            entries.append((game, written, ctx.runs, ""))
+            print(f"{name}: wrote {', '.join(sorted(p for p in written if p.endswith(('.html', '.md'))))} in {args.out}")
+    if not args.games:
+        index = write_index(entries, args.out, seed=args.seed)
+        print(f"index: wrote {index.name} in {args.out}")
+    return 1 if failed else 0
+
+
+def _print_run(stored, as_json: bool) -> None:
+    from .store import counters_frame
+
+    summary = stored.summary()
+    if as_json:
+        counters = {k: v.tolist() for k, v in (stored.counters or {}).items()}
+        print(json.dumps({"run": summary, "config": stored.config, "counters": counters}, indent=2, default=str))
+        return
+    width = max(len(k) for k in summary)
+    for key, value in summary.items():
+        if key in ("overrides", "strategies"):
+            value = json.dumps(value) if value else "-"
+        elif isinstance(value, int) and key != "id" and key != "seed":
+            value = f"{value:,}"
+        print(f"{key:<{width}}  {value}")
+    options = stored.config.get("rule_options", {})
+    print(f"{'rule_options':<{width}}  {json.dumps(options, default=list)}")
+    if stored.counters:
+        df = counters_frame(stored.counters)
+        table = df.groupby("counter", sort=False).agg(cells=("value", "size"), total=("value", "sum")).reset_index()
+        table.insert(1, "shape", [str(tuple(stored.counters[c].shape)) for c in table.counter])
+        print()
+        print(table.to_string(index=False))
+
+
+def _finish_stored(args, store, run_id: int) -> int:
+    from .store import complete_run
+
+    result = complete_run(store, run_id, workers=args.workers, backend=args.backend)
+    _print_run(store.get(run_id), args.json)
+    if not result.complete:
+        print(f"kozyr: interrupted: {result.deals_done:,} of {result.config.deals:,} deals stored; "
+              f"kozyr run resume {run_id} completes it", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    return 0
+
+
+def cmd_run_resume(args) -> int:
+    if args.workers < 1:
+        raise UserError(f"--workers must be at least 1, got {args.workers}")
+    with open_store(args) as store:
+        store.config(args.id)  # validates the id and the version before anything runs
+        return _finish_stored(args, store, args.id)
+
+
+def cmd_run_extend(args) -> int:
+    if args.workers < 1:
+        raise UserError(f"--workers must be at least 1, got {args.workers}")
+    with open_store(args) as store:
+        store.extend(args.id, args.deals)
+        return _finish_stored(args, store, args.id)
+
+
+def cmd_runs_list(args) -> int:
+    from .store import runs_table
+
+    with open_store(args) as store:
+        table = runs_table(store)
+    if args.game:
+        table = table[table.game == args.game]
+    if args.json:
+        print(table.to_json(orient="records", indent=2))
+    elif table.empty:
+        print(f"no runs in the store {store.path}")
+    else:
+        print(table.to_string(index=False))
+    return 0
+
+
+def cmd_runs_show(args) -> int:
+    with open_store(args) as store:
+        _print_run(store.get(args.id), args.json)
+    return 0
+
+
+def cmd_runs_export(args) -> int:
+    from .store import export_run
+
+    if not args.csv and not args.parquet:
+        raise UserError("say where to write: --csv FILE and/or --parquet FILE")
+    with open_store(args) as store:
+        written = export_run(store, args.id, csv=args.csv, parquet=args.parquet)
+    print(f"run {args.id}: wrote {', '.join(str(p) for p in written)}")
+    return 0
+
+
+def cmd_runs_delete(args) -> int:
+    with open_store(args) as store:
+        store.delete(args.id)
+    print(f"run {args.id}: deleted")
     return 0
 
 

@@ -595,18 +595,123 @@ def round10(value: int, rounding: str = "half_up") -> int:
 
 
 # ---------------------------------------------------------------------------------------------
+# Tables of whole deals and parties
+
+def _mean_row(event, player, hist_or_moments, n=None, **extra):
+    if n is None:
+        count, total, total_sq = histogram_moments(hist_or_moments)
+    else:
+        count, (total, total_sq) = n, hist_or_moments
+    mean, low, high = mean_interval(total, total_sq, count)
+    return dict(event=event, player=player, count=pd.NA, n=count, estimate=mean, ci_low=low, ci_high=high, **extra)
+
+
+def _median(hist) -> int:
+    cumulative = np.cumsum(hist)
+    return int(np.searchsorted(cumulative, cumulative[-1] / 2))
+
+
+def deal_table(counters: dict[str, np.ndarray]) -> pd.DataFrame:
+    """Rates (Wilson 95%) and means (normal 95%) of whole simulated deals, by seat."""
+    n = int(counters["deals"][0])
+    rows = []
+
+    def rate(event, player, count):
+        row = _rate_rows("deal", event, player, count, n)
+        row.pop("section")
+        rows.append(row)
+
+    for p, who in enumerate(PLAYERS):
+        rate("repik", who, counters["repik"][p])
+    rate("pik", "elder", counters["pik"][0])
+    rate("pik or repik", "elder", counters["pik"][0] + counters["repik"][0])
+    for p, who in enumerate(PLAYERS):
+        rate("capot", who, counters["capot"][p])
+        rate("open capot announced", who, counters["open_capot_announced"][p])
+        rate("open capot made", who, counters["open_capot_made"][p])
+        rate("леза / wins the cards (7+ tricks)", who, counters["majority"][p])
+    rate("cards divided (6-6)", "both", counters["cards_divided"][0])
+    rate("deal won (higher total)", "elder", counters["deal_winner"][0])
+    rate("deal won (higher total)", "younger", counters["deal_winner"][1])
+    rate("рефет (equal totals)", "both", counters["deal_winner"][2])
+    for p, who in enumerate(PLAYERS):
+        rows.append(_mean_row("mean deal total", who, counters["total_hist"][p]))
+        rows.append(_mean_row("mean declarations (after exchange)", who, counters["decl_hist"][p]))
+        rows.append(_mean_row("mean play points", who, counters["play_hist"][p]))
+        rows.append(_mean_row("mean tricks", who, counters["tricks_hist"][p]))
+    rows.append(_mean_row("mean of elder - younger", "elder", (int(counters["diff_sum"][0]),
+                                                             int(counters["diff_sq_sum"][0])), n=n))
+    table = pd.DataFrame(rows)
+    table["count"] = table["count"].astype("Int64")
+    return table
+
+
+def partie_table(counters: dict[str, np.ndarray]) -> pd.DataFrame:
+    n = int(counters["parties"][0])
+    rows = []
+    for event, count in (("A wins the partie", counters["outcome"][0]), ("B wins the partie", counters["outcome"][1]),
+                         ("drawn partie", counters["outcome"][2]), ("сквозная запись", counters["skvoznaya"][0]),
+                         ("rubicon (loser under 100)", counters["rubicon"][0]),
+                         ("рефет multiplier carried to the next partie", counters["carried_multiplier"][0])):
+        row = _rate_rows("partie", event, "A", count, n)
+        row.pop("section")
+        rows.append(row)
+    rows.append(_mean_row("mean net result of A", "A", (int(counters["net_sum"][0]), int(counters["net_sq_sum"][0])), n=n))
+    rows.append(_mean_row("mean deals per partie", "both", counters["deals_hist"]))
+    table = pd.DataFrame(rows)
+    table["count"] = table["count"].astype("Int64")
+    return table
+
+
+# Cavendish's published classic figures (§16.1): human play, full exchanges.
+CAVENDISH = {
+    ("repik", "elder"): 2 / 57,              # "nearly 27½ to 1 against"
+    ("repik", "younger"): 1 / 76,            # "about 75 to 1"
+    ("pik or repik", "elder"): 5 / 41,       # "36 to 5 against"
+    ("леза / wins the cards (7+ tricks)", "elder"): 5 / 8,
+    ("леза / wins the cards (7+ tricks)", "younger"): 1 / 4,
+    ("cards divided (6-6)", "both"): 1 / 8,
+}
+
+
+# ---------------------------------------------------------------------------------------------
 # Report
 
 REPORT_DEALS = 10_000_000
 KEY_EVENTS = ("carte blanche", "at least one quatorze", "point length >= 6", "sequence >= 5",
               "uncontested value >= 30", "declaration total = 0", "repik")
+# (exchange, play) with the number of deals the report simulates for each preset
+DEAL_GRID = (("refuse", "greedy", 1_000_000), ("heuristic", "random", 1_000_000), ("heuristic", "greedy", 1_000_000),
+             ("best_expected", "greedy", 5_000), ("heuristic", "double_dummy", 5_000), ("heuristic", "pimc", 200))
+MIXED = ((("heuristic", "double_dummy"), ("heuristic", "greedy"), 5_000),
+         (("heuristic", "greedy"), ("heuristic", "double_dummy"), 5_000),
+         (("heuristic", "greedy"), ("heuristic", "random"), 1_000_000),
+         (("heuristic", "random"), ("heuristic", "greedy"), 1_000_000))
+REPORT_PARTIES = 200_000
+DEAL_KEY_EVENTS = ("repik", "pik", "pik or repik", "capot", "open capot announced", "леза / wins the cards (7+ tricks)",
+                   "mean deal total")
 
 
-def build_report(ctx) -> list:
+def shard_size_for(strategies: dict) -> int:
+    """Smaller shards for the expensive strategies, so that they spread over the workers and the
+    progress bar moves (the shard size is part of a run's config, so results stay reproducible)."""
+    names = set(strategies.values())
+    if "pimc" in names:
+        return 10
+    if names & {"double_dummy", "best_expected"}:
+        return 500
+    return 200_000
+
+
+def _seat_strategies(prefix_a, a, prefix_b, b):
+    return {f"{prefix_a}_exchange": a[0], f"{prefix_a}_play": a[1], f"{prefix_b}_exchange": b[0], f"{prefix_b}_play": b[1]}
+
+
+def _declarations_section(ctx):
     from ..report import Section
     import matplotlib.pyplot as plt
 
-    sections, tables, results = [], {}, {}
+    tables, results = {}, {}
     for preset in PRESETS:
         result = ctx.run("piquet", "declarations", preset, REPORT_DEALS)
         results[preset] = result
@@ -616,33 +721,131 @@ def build_report(ctx) -> list:
         for event in KEY_EVENTS:
             for _, row in df[(df.event == event) & (df.player.isin(PLAYERS))].iterrows():
                 summary.append(dict(rules=preset, **row.drop("section").to_dict()))
-    sections.append(Section(
-        "Piquet: declarations on the dealt hands",
+    section = Section(
+        "Declarations on the dealt hands",
         "Both players keep their dealt 12 cards (no exchange) and declare in full. Hand events are "
         "per player; `exact` comes from exact counting over all C(32,12) hands. The repik rates are "
         "the no-exchange figures of rules/piquet.md §14.4 (ru_seed 0.05240, classic 0.002701 per "
         "player, by an independent simulation).",
         tables=[("Key events by preset", pd.DataFrame(summary))]
-               + [(f"All events, {preset}", df) for preset, df in tables.items()],
-    ))
+               + [(f"All events, {preset}", df) for preset, df in tables.items()])
     fig, ax = plt.subplots(figsize=(8, 4))
     for preset, result in results.items():
         hist = result.counters["total_hist"][0]
-        n = hist.sum()
         top = int(np.nonzero(hist)[0].max()) + 1
-        ax.step(np.arange(top), hist[:top] / n, where="mid", label=f"{preset} (elder)")
+        ax.step(np.arange(top), hist[:top] / hist.sum(), where="mid", label=f"{preset} (elder)")
     ax.set_xlabel("declaration total of a player (dealt hand, no exchange)")
     ax.set_ylabel("probability")
     ax.set_yscale("log")
     ax.axvline(30, color="grey", lw=0.8, ls="--")
     ax.legend()
-    sections[0].figures.append(("Distribution of the elder's declaration total; the dashed line is "
-                                "the repik threshold of 30.", fig))
-    return sections
+    section.figures.append(("Distribution of the elder's declaration total; the dashed line is the repik "
+                            "threshold of 30.", fig))
+    return section
+
+
+def _deal_sections(ctx):
+    from ..report import Section
+    import matplotlib.pyplot as plt
+
+    summary, full, hists = [], [], {}
+    for preset in PRESETS:
+        pairs = [((ex, pl), (ex, pl), deals) for ex, pl, deals in DEAL_GRID] + list(MIXED)
+        for elder, younger, deals in pairs:
+            strategies = _seat_strategies("elder", elder, "younger", younger)
+            result = ctx.run("piquet", "deal", preset, deals, strategies=strategies,
+                             shard_size=shard_size_for(strategies))
+            table = deal_table(result.counters)
+            label = dict(rules=preset, elder=f"{elder[0]}+{elder[1]}", younger=f"{younger[0]}+{younger[1]}")
+            full.append(table.assign(**label))
+            for _, row in table[table.event.isin(DEAL_KEY_EVENTS)].iterrows():
+                summary.append({**label, **row.to_dict()})
+            if elder == younger == ("heuristic", "greedy"):
+                hists[preset] = result.counters["total_hist"]
+    key = pd.DataFrame(summary)
+    pik = key[key.event.isin(("repik", "pik"))]
+    pik_table = pik.pivot_table(index=["rules", "elder", "younger"], columns=["event", "player"], values="estimate")
+    pik_table.columns = [f"{e} ({p})" for e, p in pik_table.columns]
+    deals_section = Section(
+        "Pik and repik with the exchange and the play",
+        "Whole deals: the exchange (elder then younger), full declarations, an open capot announced "
+        "only when sure, and the play. Strategies: exchange `refuse` (keep the dealt hand), "
+        "`heuristic` (keep point suit, sequences and sets; take the most cards allowed), "
+        "`best_expected` (every legal discard scored by sampled talons); play `random`, `greedy`, "
+        "`double_dummy` (both hands visible) and `pimc` (sampled hidden hands solved double-dummy). "
+        "Rows with `double_dummy`, `pimc` and `best_expected` use fewer deals (see n); their "
+        "intervals are correspondingly wider.",
+        tables=[("Pik and repik rates by strategy (estimates; intervals in the next table)", pik_table.reset_index()),
+                ("Key rates with intervals", key),
+                ("Every deal statistic", pd.concat(full, ignore_index=True))])
+    fig, ax = plt.subplots(figsize=(8, 4))
+    for preset, hist in hists.items():
+        for p, who in enumerate(PLAYERS):
+            top = int(np.nonzero(hist[p])[0].max()) + 1
+            ax.step(np.arange(top), hist[p][:top] / hist[p].sum(), where="mid", label=f"{preset}, {who}")
+    ax.set_yscale("log")
+    ax.set_xlabel("deal total (heuristic exchange, greedy play)")
+    ax.set_ylabel("probability")
+    ax.legend(fontsize=8)
+    deals_section.figures.append(("Distribution of deal totals by seat; the bumps past 60 come from piks, "
+                                  "repiks and capots.", fig))
+
+    classic = key[(key.rules == "classic")]
+    rows = []
+    for (event, player), published in CAVENDISH.items():
+        for _, row in classic[(classic.event == event) & (classic.player == player)].iterrows():
+            rows.append(dict(event=event, player=player, elder=row.elder, younger=row.younger, n=row.n,
+                             estimate=row.estimate, ci_low=row.ci_low, ci_high=row.ci_high, cavendish=published))
+    medians = [dict(event="median deal total", player=who, elder=f"{a}", younger=f"{a}",
+                    n=int(hists["classic"][p].sum()), estimate=_median(hists["classic"][p]), ci_low=np.nan,
+                    ci_high=np.nan, cavendish=published)
+               for (p, who), published, a in zip(enumerate(PLAYERS), (28, 14), ("heuristic+greedy",) * 2)]
+    cavendish = Section(
+        "Classic piquet against Cavendish's figures",
+        "Cavendish (1882, §16.1 of the rules file) tabulated human play: elder repique nearly 27½ to 1, "
+        "younger about 75 to 1, pique including repique 36 to 5 against, median deal scores 28 (elder) "
+        "and 14 (younger), elder wins the cards about 5 to 3 on. The simulated values are those of "
+        "the strategies named in each row; human discarding and play differ from all of them.",
+        tables=[("Simulated classic piquet beside Cavendish", pd.DataFrame(rows + medians))])
+    return [deals_section, cavendish]
+
+
+def _partie_section(ctx):
+    from ..report import Section
+    import matplotlib.pyplot as plt
+
+    tables, nets = [], {}
+    strategies = _seat_strategies("a", ("heuristic", "greedy"), "b", ("heuristic", "greedy"))
+    for preset in PRESETS:
+        result = ctx.run("piquet", "partie", preset, REPORT_PARTIES, strategies=strategies)
+        tables.append(partie_table(result.counters).assign(rules=preset))
+        nets[preset] = result.counters["net_hist"]
+    section = Section(
+        "The partie",
+        "Whole parties between two players with the same strategies (heuristic exchange, greedy play): "
+        "ru_seed presets settle by королики (+100 rounded, рефет x2, сквозная запись +100), classic by "
+        "the rubicon. Net results are player A's; by symmetry their mean should be near zero.",
+        tables=[("Partie outcomes", pd.concat(tables, ignore_index=True))])
+    fig, ax = plt.subplots(figsize=(8, 4))
+    for preset, hist in nets.items():
+        values = (np.arange(hist.size) - hist.size // 2) * 10
+        nz = np.nonzero(hist)[0]
+        lo, hi = nz.min(), nz.max() + 1
+        ax.step(values[lo:hi], hist[lo:hi] / hist.sum(), where="mid", label=preset)
+    ax.set_xlabel("net result of player A in one partie")
+    ax.set_ylabel("probability")
+    ax.set_yscale("log")
+    ax.legend()
+    section.figures.append(("Distribution of a partie's net result.", fig))
+    return section
+
+
+def build_report(ctx) -> list:
+    return [_declarations_section(ctx), *_deal_sections(ctx), _partie_section(ctx)]
 
 
 # ---------------------------------------------------------------------------------------------
-# Command line: kozyr piquet odds | explain
+# Command line: kozyr piquet odds | deals | partie | explain | play | exact
 
 def register_cli(sub) -> None:
     from .. import cli
@@ -652,13 +855,38 @@ def register_cli(sub) -> None:
     odds.add_argument("--no-exact", action="store_true", help="skip the exact values (saves ~2 s)")
     odds.set_defaults(handler=_cmd_odds)
 
-    explain = sub.add_parser("explain", help="score the declarations of two given hands")
+    deals = sub.add_parser("deals", help="whole deals with chosen strategies: pik, repik, capot, totals")
+    cli.add_run_options(deals, "piquet", default_deals=100_000)
+    cli.add_strategy_option(deals)
+    deals.set_defaults(handler=_cmd_run, analysis="deal", table=deal_table)
+
+    partie = sub.add_parser("partie", help="whole parties between players A and B (--deals = parties)")
+    cli.add_run_options(partie, "piquet", default_deals=20_000)
+    cli.add_strategy_option(partie)
+    partie.set_defaults(handler=_cmd_run, analysis="partie", table=partie_table)
+
+    explain = sub.add_parser("explain", help="score two given hands (declarations; with --tricks, the whole deal)")
     explain.add_argument("--elder", required=True, help='12 cards, e.g. "AS KS QS ..."')
     explain.add_argument("--younger", required=True, help="12 cards")
+    explain.add_argument("--tricks", help='the 12 tricks, leader\'s card first: "AS/TC KS/JC ..."')
+    explain.add_argument("--announced", choices=PLAYERS, help="who announced an open capot")
     explain.add_argument("--rules", default="ru_seed", choices=list(PRESETS))
     explain.add_argument("--set", dest="overrides", type=cli.option, action="append", default=[], metavar="KEY=VALUE")
     explain.add_argument("--json", action="store_true")
     explain.set_defaults(handler=_cmd_explain)
+
+    play = sub.add_parser("play", help="deal and play one seeded deal with named strategies, step by step")
+    play.add_argument("--seed", type=cli.seed, default=1)
+    play.add_argument("--rules", default="ru_seed", choices=list(PRESETS))
+    play.add_argument("--set", dest="overrides", type=cli.option, action="append", default=[], metavar="KEY=VALUE")
+    cli.add_strategy_option(play)
+    play.set_defaults(handler=_cmd_play)
+
+    exact = sub.add_parser("exact", help="enumerate all 225,792,840 hands: exact single-hand table (§14.1, §14.3)")
+    exact.add_argument("--rules", default="ru_seed", choices=list(PRESETS))
+    exact.add_argument("--set", dest="overrides", type=cli.option, action="append", default=[], metavar="KEY=VALUE")
+    exact.add_argument("--json", action="store_true")
+    exact.set_defaults(handler=_cmd_exact)
 
 
 def _cmd_odds(args) -> int:
@@ -670,10 +898,103 @@ def _cmd_odds(args) -> int:
     return 0 if result.complete else cli.EXIT_INTERRUPTED
 
 
+def _cmd_run(args) -> int:
+    from .. import cli
+
+    if args.shard_size is None:
+        args.shard_size = shard_size_for(GAME.analysis(args.analysis).resolve_strategies(dict(args.strategies)))
+    result = cli.execute(args, "piquet", args.analysis)
+    cli.emit_table(args, result, args.table(result.counters))
+    return 0 if result.complete else cli.EXIT_INTERRUPTED
+
+
 def _cmd_explain(args) -> int:
     import json
     from dataclasses import asdict
 
-    result = score_declarations(args.elder, args.younger, args.rules, **dict(args.overrides))
-    print(json.dumps(asdict(result), indent=2) if args.json else result.explain())
+    if args.tricks:
+        result = score_deal(args.elder, args.younger, args.tricks, args.rules, announced=args.announced,
+                            **dict(args.overrides))
+    else:
+        if args.announced:
+            raise ValueError("--announced needs --tricks")
+        result = score_declarations(args.elder, args.younger, args.rules, **dict(args.overrides))
+    print(json.dumps(asdict(result), indent=2, default=str) if args.json else result.explain())
+    return 0
+
+
+def play_one(seed: int = 1, rules: str = "ru_seed", strategies: dict | None = None, **overrides) -> str:
+    """Deal and play one deal from a seed with named strategies; returns the readable record
+    (the format of the golden playthroughs in tests/golden/piquet/)."""
+    from ..runner import shard_bit_generators
+
+    options = GAME.resolve_rules(rules, overrides)
+    chosen = GAME.analysis("deal").resolve_strategies(strategies)
+    d = core.play_one_deal(shard_bit_generators(seed, 0, 3), options, chosen)
+    fmt = PIQUET32.format
+    lines = [f"piquet deal, rules {rules}, seed {seed}",
+             "strategies: " + ", ".join(f"{k}={v}" for k, v in chosen.items()),
+             f"elder dealt:   {fmt(d['dealt'][0])}", f"younger dealt: {fmt(d['dealt'][1])}",
+             "talon (top first): " + " ".join(PIQUET32.card(c) for c in d["talon"]),
+             f"elder exchanges {d['exchanged'][0]}: discards {fmt(d['discard'][0]) or '-'}",
+             f"younger exchanges {d['exchanged'][1]}: discards {fmt(d['discard'][1]) or '-'}",
+             f"elder final:   {fmt(d['final'][0])}", f"younger final: {fmt(d['final'][1])}"]
+    decl = d["declarations"]
+    for p, who in enumerate(PLAYERS):
+        parts = ", ".join(f"{c} {v}" for c, v in zip(CATEGORIES, decl["score"][p]))
+        lines.append(f"{who} declares: {parts}; total {decl['total'][p]}{' REPIK' if decl['repik'][p] else ''}")
+    if d["announced"] >= 0:
+        lines.append(f"open capot announced by {PLAYERS[d['announced']]}")
+    for i, (leader, lead, follow) in enumerate(d["tricks"], 1):
+        lines.append(f"trick {i:2d}: {PLAYERS[leader]:7s} leads {PIQUET32.card(lead)}, "
+                     f"{PLAYERS[1 - leader]} plays {PIQUET32.card(follow)}")
+    s = d["score"]
+    for key in ("declarations", "repik", "pik", "play", "tricks", "majority", "capot", "open_capot_penalty", "total"):
+        lines.append(f"{key:20s} elder {s[key][0]:4d}   younger {s[key][1]:4d}")
+    return "\n".join(lines) + "\n"
+
+
+def _cmd_play(args) -> int:
+    print(play_one(args.seed, args.rules, dict(args.strategies), **dict(args.overrides)), end="")
+    return 0
+
+
+def exact_table(rules: str = "ru_seed", **overrides) -> pd.DataFrame:
+    """The exact single-hand table by enumeration of every hand in the compiled core."""
+    import time
+
+    options = GAME.resolve_rules(rules, overrides)
+    start = time.perf_counter()
+    c = exact_hand_counts(tuple(options["seq_values"]), options["carte_blanche_value"], options["trio_value"],
+                          options["quatorze_value"])
+    seconds = time.perf_counter() - start
+    hands = int(c["hands"][0])
+    events = {
+        "carte blanche": int(c["carte_blanche"][0]), "four aces": int(c["four_aces"][0]),
+        "at least one quatorze": int(c["quatorzes"][1:].sum()), "at least two quatorzes": int(c["quatorzes"][2:].sum()),
+        "trio or quatorze": int(c["trio_or_better"][0]), "tierce major or better": int(c["ace_sequence"][0]),
+        "void suit": int(c["void_suit"][0]),
+    }
+    events.update({f"point length >= {k}": int(c["point_len"][k:].sum()) for k in range(4, 9)})
+    events.update({f"sequence >= {L}": int(c["seq_len"][L:].sum()) for L in range(3, 9)})
+    events.update({f"uncontested value >= {v}": int(c["uncontested_hist"][v:].sum()) for v in UNCONTESTED_LEVELS})
+    rows = [dict(event=e, hands=k, probability=Fraction(k, hands), decimal=k / hands) for e, k in events.items()]
+    table = pd.DataFrame(rows)
+    table.attrs.update(hands=hands, seconds=seconds)
+    return table
+
+
+def _cmd_exact(args) -> int:
+    import json
+
+    table = exact_table(args.rules, **dict(args.overrides))
+    if args.json:
+        out = table.assign(probability=table.probability.astype(str))
+        print(json.dumps({"rules": args.rules, "hands": table.attrs["hands"], "seconds": round(table.attrs["seconds"], 2),
+                          "table": json.loads(out.to_json(orient="records"))}, indent=2))
+    else:
+        print(f"# piquet exact single-hand table, rules {args.rules}: {table.attrs['hands']:,} hands enumerated "
+              f"in {table.attrs['seconds']:.1f} s")
+        with pd.option_context("display.max_rows", None, "display.width", 200):
+            print(table.to_string(index=False))
     return 0
