@@ -580,12 +580,39 @@ REPORT_PIMC_DEALS = 20_000
 REPORT_GAMES = 200_000
 
 
+def shard_size_for(analysis: str, strategies: dict | None = None) -> int:
+    """Shards of about a second: PIMC plays ~1,000 deals/s per core, a game is ~4 deals."""
+    if "pimc" in (strategies or {}).values():
+        return 1_000
+    return 20_000 if analysis == "games" else 200_000
+
+
+def _run(ctx, analysis: str, rules: str, deals: int, overrides: dict | None = None, strategies: dict | None = None):
+    return ctx.run("semerik", analysis, rules, deals, overrides, strategies,
+                   shard_size=shard_size_for(analysis, strategies))
+
+
+def deal_points_distribution(counters: dict[str, np.ndarray]) -> pd.DataFrame:
+    """P(a partnership scores k points in a deal), for the leading and the dealing partnership."""
+    hist = counters["points_hist"]
+    n = int(counters["deals"][0])
+    top = int(np.nonzero(hist.sum(axis=0))[0].max()) + 1
+    rows = []
+    for k in range(top):
+        row = {"points": k}
+        for role, name in enumerate(ROLES):
+            low, high = wilson(hist[role, k], n)
+            row.update({f"{name}": hist[role, k] / n, f"{name}_ci_low": float(low), f"{name}_ci_high": float(high)})
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
 def build_report(ctx) -> list:
     from ..report import Section
     import matplotlib.pyplot as plt
 
     sections = []
-    decl = ctx.run("semerik", "declarations", "default", REPORT_DECL_DEALS)
+    decl = _run(ctx, "declarations", "default", REPORT_DECL_DEALS)
     options = decl.config.rule_options
     odds = declaration_table(decl.counters, options)
     dist = declaration_distribution(decl.counters, options)
@@ -611,20 +638,22 @@ def build_report(ctx) -> list:
     deal_results = {}
     tables = []
     for a, b in matchups:
-        res = ctx.run("semerik", "deals", "default", REPORT_PLAY_DEALS, strategies=dict(play_a=a, play_b=b))
+        res = _run(ctx, "deals", "default", REPORT_PLAY_DEALS, strategies=dict(play_a=a, play_b=b))
         deal_results[(a, b)] = res
         tables.append((f"Deals, A {a} vs B {b}", deal_table(res.counters, res.config.strategy_names)))
-    pimc = ctx.run("semerik", "deals", "default", REPORT_PIMC_DEALS, strategies=dict(play_a="pimc"))
+    pimc = _run(ctx, "deals", "default", REPORT_PIMC_DEALS, strategies=dict(play_a="pimc"))
     tables.append(("Deals, A pimc vs B greedy", deal_table(pimc.counters, pimc.config.strategy_names)))
     ruff_rows = []
     for threshold in (0, 2, 4):
-        res = ctx.run("semerik", "deals", "default", REPORT_PLAY_DEALS // 2, dict(ruff_min_honours=threshold))
+        res = _run(ctx, "deals", "default", REPORT_PLAY_DEALS // 2, dict(ruff_min_honours=threshold))
         t = deal_table(res.counters, res.config.strategy_names)
         for event in ("mean trick points", "capot"):
             for _, row in t[t.event == event].iterrows():
                 ruff_rows.append(dict(ruff_when_trick_holds=f">= {threshold} honours" if threshold < 4 else "never",
                                       **row.drop("section").to_dict()))
     tables.append(("Greedy ruffing policy (both partnerships)", pd.DataFrame(ruff_rows)))
+    tables.append(("Distribution of deal points, greedy vs greedy",
+                   deal_points_distribution(deal_results[("greedy", "greedy")].counters)))
     section = Section(
         "Semerik: deals played out",
         "Each deal is dealt, declared and played to ten tricks; the dealer rotates. The leading "
@@ -648,11 +677,11 @@ def build_report(ctx) -> list:
 
     game_tables, lengths = [], {}
     for a, b in (("greedy", "greedy"), ("greedy", "random")):
-        res = ctx.run("semerik", "games", "default", REPORT_GAMES, strategies=dict(play_a=a, play_b=b))
+        res = _run(ctx, "games", "default", REPORT_GAMES, strategies=dict(play_a=a, play_b=b))
         game_tables.append((f"Games to 21, A {a} vs B {b}",
                             games_table(res.counters, res.config.rule_options, res.config.strategy_names)))
         lengths[(a, b)] = res.counters["length_hist"]
-    res = ctx.run("semerik", "games", "tressette", REPORT_GAMES)
+    res = _run(ctx, "games", "tressette", REPORT_GAMES)
     game_tables.append(("Games to 21, tressette preset, greedy", games_table(res.counters, res.config.rule_options)))
     lengths[("tressette", "")] = res.counters["length_hist"]
     section = Section(
@@ -727,15 +756,15 @@ def _cmd_odds(args) -> int:
 
 def _cmd_play_run(args) -> int:
     from .. import cli
-    from ..runner import DEFAULT_SHARD_SIZE, RunConfig, run
+    from ..runner import RunConfig, run
 
     if args.workers < 1:
         raise cli.UserError(f"--workers must be at least 1, got {args.workers}")
     strategies = dict(getattr(args, "strategies", None) or [])
     strategies.update({role: getattr(args, role) for role in STRATEGIES if getattr(args, role)})
     config = RunConfig(game="semerik", analysis=args.analysis, rules=args.rules, overrides=dict(args.overrides),
-                       deals=args.deals, seed=args.seed, shard_size=args.shard_size or DEFAULT_SHARD_SIZE,
-                       strategies=strategies)
+                       deals=args.deals, seed=args.seed,
+                       shard_size=args.shard_size or shard_size_for(args.analysis, strategies), strategies=strategies)
     if args.no_store:
         result = run(config, workers=args.workers, backend=args.backend)
     else:
