@@ -825,12 +825,14 @@ def play_traced(pack0, pack1, dict rules, strategies, object strategy_bitgen):
 
 cdef enum:
     SOLO_HOUSES = 4
-    SOLO_MAX_MOVES = 400
+    SOLO_MAX_MOVES = 1024
     S_SRC_STOCK = 0
     S_SRC_HAND = 1
     S_SRC_HOUSE = 2              # 2..5
     S_SRC_POOL = 8               # 8 + turning index (open-pool model)
-    S_DISCARD = 1000
+    S_DISCARD = 1 << 30
+    S_CHAIN_SHIFT = 9            # move = dst | src << 3 | chain length << 9 | suit choices << 13
+    S_CHOICE_SHIFT = 13
     RES_LOSS = 0
     RES_WIN = 1
     RES_UNRESOLVED = 2
@@ -850,7 +852,7 @@ cdef struct Solo:
 
 cdef struct Frame:
     Solo st
-    uint16_t moves[SOLO_MAX_MOVES]
+    uint32_t moves[SOLO_MAX_MOVES]
     int nm
     int i
 
@@ -870,6 +872,8 @@ cdef struct SoloCtx:
     int strict
     int open_pool
     int dominance
+    int d3                       # pool-placement normal form (open pool, §10.5 D3)
+    int truncated                # a move list overflowed: a completed search is not a proof
     int tempo
     int64_t budget
     int64_t nodes
@@ -960,7 +964,7 @@ cdef int solo_normalize(const SoloCtx *x, Solo *s) noexcept nogil:
                 changed = 1
     return RES_OPEN
 
-cdef int solo_card_moves(const Solo *s, int src, int c, int from_house, uint16_t *out, int n) noexcept nogil:
+cdef int solo_card_moves(const Solo *s, int src, int c, int from_house, uint32_t *out, int n) noexcept nogil:
     cdef int h, empty_done = 0
     if solo_fits_found(s, c):
         out[n] = src * 8 + 0
@@ -979,9 +983,77 @@ cdef int solo_card_moves(const Solo *s, int src, int c, int from_house, uint16_t
         n += 1
     return n
 
-cdef int solo_moves(const SoloCtx *x, const Solo *s, uint16_t *out) noexcept nogil:
-    cdef int n = 0, h, i, c
+cdef inline int chain_kind(int base, int level, int choices) noexcept nogil:
+    """The pool card `level` steps above card `base` in a house chain: rank(base) + level,
+    colours alternating away from base, the suit of that colour picked by bit level-1 of choices."""
+    cdef int is_red = red(base) ^ (level & 1)
+    cdef int bit = (choices >> (level - 1)) & 1
+    cdef int st = (2 if bit else 1) if is_red else (3 if bit else 0)
+    return st * N_RANKS + rank_of(base) + level
+
+cdef inline int in_pool(const SoloCtx *x, const Solo *s, int k) noexcept nogil:
+    return x.index_of[k] >= 0 and (s.pool >> x.index_of[k]) & 1
+
+cdef int chain_moves(SoloCtx *x, const Solo *s, int src, int c, int h, int want, int level, int choices,
+                     uint32_t *out, int n) noexcept nogil:
+    """Append the moves laying pool cards on house h so that c (from src) lands on them: chains of
+    exactly `want` cards, or of any length (want < 0, an empty house). Grows the chain upward
+    from c one level at a time, so missing cards prune early."""
+    cdef int bit
+    if (want < 0 or level == want):
+        if n >= SOLO_MAX_MOVES - 1:
+            x.truncated = 1
+            return n
+        out[n] = <uint32_t>(1 + h) | (<uint32_t>src << 3) | (<uint32_t>level << S_CHAIN_SHIFT) \
+            | (<uint32_t>choices << S_CHOICE_SHIFT)
+        n += 1
+        if want >= 0:
+            return n
+    if rank_of(c) + level + 1 > KING:
+        return n
+    for bit in range(2):
+        if in_pool(x, s, chain_kind(c, level + 1, choices | (bit << level))):
+            n = chain_moves(x, s, src, c, h, want, level + 1, choices | (bit << level), out, n)
+    return n
+
+cdef int d3_card_moves(SoloCtx *x, const Solo *s, int src, int c, int from_house, uint32_t *out, int n) noexcept nogil:
+    """D3 moves of a non-pool card c: to its foundation over a same-suit pool run, onto a house
+    over a chain of pool cards, onto one empty house (possibly over a chain)."""
+    cdef int h, st = suit_of(c), top, m, j, empty = -1, rk = rank_of(c)
+    m = rk - s.found[st]
+    for j in range(m):
+        top = st * N_RANKS + s.found[st] + j
+        if not in_pool(x, s, top):
+            m = -1
+            break
+    if m >= 0 and n < SOLO_MAX_MOVES - 1:
+        out[n] = <uint32_t>(src << 3) | (<uint32_t>m << S_CHAIN_SHIFT)
+        n += 1
+    for h in range(SOLO_HOUSES):
+        if h == from_house:
+            continue
+        if s.house_n[h] == 0:
+            if empty < 0:
+                empty = h
+            continue
+        top = s.house[h][s.house_n[h] - 1]
+        m = rank_of(top) - rk - 1
+        if m < 0 or red(top) == (red(c) ^ (m & 1)):
+            continue                      # ranks or colours cannot be bridged
+        n = chain_moves(x, s, src, c, h, m, 0, 0, out, n)
+    if empty >= 0 and not (from_house >= 0 and s.house_n[from_house] == 1):
+        n = chain_moves(x, s, src, c, empty, -1, 0, 0, out, n)
+    return n
+
+cdef int solo_moves(SoloCtx *x, const Solo *s, uint32_t *out) noexcept nogil:
+    cdef int n = 0, h, i
     cdef uint64_t m
+    if x.open_pool and x.d3 and s.stock_n > 0:
+        n = d3_card_moves(x, s, S_SRC_STOCK, x.stock[s.stock_n - 1], -1, out, n)
+        for h in range(SOLO_HOUSES):
+            if s.house_n[h]:
+                n = d3_card_moves(x, s, S_SRC_HOUSE + h, s.house[h][s.house_n[h] - 1], h, out, n)
+        return n
     if s.stock_n > 0:
         n = solo_card_moves(s, S_SRC_STOCK, x.stock[s.stock_n - 1], -1, out, n)
     if x.open_pool:
@@ -1000,14 +1072,16 @@ cdef int solo_moves(const SoloCtx *x, const Solo *s, uint16_t *out) noexcept nog
         n += 1
     return n
 
-cdef void solo_apply(const SoloCtx *x, Solo *s, int mv) noexcept nogil:
-    cdef int src, dst, c, h
+cdef void solo_apply(const SoloCtx *x, Solo *s, uint32_t mv) noexcept nogil:
+    cdef int src, dst, c, h, m, j, k, choices
     if mv == S_DISCARD:
         s.pos += 1
         s.discards += 1
         return
-    src = mv // 8
-    dst = mv % 8
+    src = (mv >> 3) & 63
+    dst = mv & 7
+    m = (mv >> S_CHAIN_SHIFT) & 15
+    choices = mv >> S_CHOICE_SHIFT
     if src == S_SRC_STOCK:
         s.stock_n -= 1
         c = x.stock[s.stock_n]
@@ -1023,9 +1097,18 @@ cdef void solo_apply(const SoloCtx *x, Solo *s, int mv) noexcept nogil:
         s.house_n[h] -= 1
         c = s.house[h][s.house_n[h]]
     if dst == 0:
+        for j in range(m):                  # the same-suit pool run below c goes home first
+            k = suit_of(c) * N_RANKS + s.found[suit_of(c)]
+            s.pool &= ~(<uint64_t>1 << x.index_of[k])
+            s.found[suit_of(c)] += 1
         s.found[suit_of(c)] += 1
     else:
         h = dst - 1
+        for j in range(m, 0, -1):           # the pool chain that c lands on, highest card first
+            k = chain_kind(c, j, choices)
+            s.pool &= ~(<uint64_t>1 << x.index_of[k])
+            s.house[h][s.house_n[h]] = k
+            s.house_n[h] += 1
         s.house[h][s.house_n[h]] = c
         s.house_n[h] += 1
 
@@ -1097,8 +1180,10 @@ cdef int solo_search(SoloCtx *x, const Solo *root) noexcept nogil:
     cdef Frame *nf
     cdef Frame *grown
     cdef uint64_t key[3]
-    cdef int depth, r, mv, found_win = 0
+    cdef int depth, r, found_win = 0
+    cdef uint32_t mv
     x.gen += 1
+    x.truncated = 0
     x.nodes = 0
     x.best = 1 << 30
     x.max_depth = 0
@@ -1153,7 +1238,9 @@ cdef int solo_search(SoloCtx *x, const Solo *root) noexcept nogil:
         depth += 1
         if depth > x.max_depth:
             x.max_depth = depth
-    return RES_WIN if found_win else RES_LOSS
+    if found_win:
+        return RES_WIN
+    return RES_UNRESOLVED if x.truncated else RES_LOSS
 
 
 cdef int ctx_init(SoloCtx *x, int tt_bits) noexcept nogil:
@@ -1233,12 +1320,13 @@ cdef class SoloSolver:
         solo_deal(&self.x, &self.root, d)
 
     def solve(self, k=None, bint strict=False, bint open_pool=False, bint dominance=True,
-              bint tempo=False, long long budget=1_000_000):
+              bint tempo=False, long long budget=1_000_000, bint d3=False):
         cdef int res
         self.x.k = UNLIMITED if k is None else k
         self.x.strict = strict
         self.x.open_pool = open_pool
         self.x.dominance = dominance
+        self.x.d3 = d3
         self.x.tempo = tempo
         self.x.budget = budget
         with nogil:
@@ -1273,6 +1361,7 @@ def solo_shard(object deal_bitgen, int n_deals, dict options):
     x.strict = options["strict"]
     x.open_pool = options["open_pool"]
     x.dominance = options["dominance"]
+    x.d3 = options.get("d3", False)
     x.tempo = options["tempo"]
     x.budget = options["budget"]
     rng_init(&rng, bg)

@@ -1,0 +1,181 @@
+"""Russian Bank SOLO(k, π) solver: the solo vectors of rules/russian_bank.md §11.3, the honest
+interval of §10.8, and the metamorphic checks of §9.3 F3 / §10.9 over a few hundred seeds."""
+import numpy as np
+import pytest
+
+from analyzer.games import russian_bank as rb
+from analyzer.runner import RunConfig, run
+
+S = rb.SoloPosition.from_piles
+SPADES_HOUSES = ["KS", "QS", "JS", "TS"]
+VECTORS = {
+    "S1": S("12 13 13 13", "KS", ["", "", "", ""], ""),
+    "S2": S("0 13 13 13", "AS 2S", SPADES_HOUSES, "3S 4S 5S 6S 7S 8S 9S"),
+    "S3": S("0 13 13 13", "2S AS", SPADES_HOUSES, "3S 4S 5S 6S 7S 8S 9S"),
+    "S4": S("0 13 13 13", "2S AS", SPADES_HOUSES, "9S 8S 7S 6S 5S 4S 3S"),
+    "S5": S("0 6 13 13", "AS 6S", ["8S 7H", "KS", "QS", "JS"], "TS 9S 7S 5S 4S 3S 2S KH QH JH TH 9H 8H"),
+    "S6": S("0 5 13 13", "AS 6S", ["8S", "KS", "QS", "JS"], "TS 9S 7S 5S 4S 3S KH QH JH TH 9H 8H 6H 2S 7H"),
+}
+KS = (0, 1, 2, 5, 6, 7, None)
+
+
+def expected(name, k, priority):
+    """The outcome column of §11.3."""
+    k_at_least = lambda m: k is None or k >= m
+    return {
+        "S1": True, "S2": False, "S3": k_at_least(6), "S4": True,
+        "S5": priority == "none", "S6": k_at_least(1),
+    }[name]
+
+
+@pytest.mark.parametrize("name", VECTORS)
+@pytest.mark.parametrize("priority", ["none", "strict"])
+@pytest.mark.parametrize("k", KS)
+def test_solo_vectors(name, priority, k):
+    result = VECTORS[name].solve(k, priority, model="literal")
+    assert result.outcome == ("win" if expected(name, k, priority) else "loss")
+
+
+@pytest.mark.parametrize("name", VECTORS)
+def test_solo_vectors_open_pool(name):
+    assert VECTORS[name].solve(None, "none", model="open_pool").outcome == ("win" if expected(name, None, "none") else "loss")
+
+
+def test_s6_open_pool_is_wrong_under_strict():
+    # F2: the open-pool abstraction forces 6H home and loses the deal the literal rules win.
+    assert VECTORS["S6"].solve(None, "strict", model="open_pool").outcome == "loss"
+    assert VECTORS["S6"].solve(None, "strict", model="literal").outcome == "win"
+
+
+@pytest.mark.parametrize("name, tempo", [("S1", 0), ("S3", 21), ("S4", 0)])
+def test_tempo(name, tempo):
+    for priority in ("none", "strict"):
+        assert VECTORS[name].solve(None, priority, tempo=True).tempo == tempo
+
+
+def test_s3_needs_the_redeal_orientation():
+    # The same cards with the waste turned the other way: each pass would play a single card.
+    result = VECTORS["S3"].solve(5, "none")
+    assert result.outcome == "loss"
+
+
+def test_waste_in_a_built_position():
+    # S3 after its first pass: 9S..4S discarded (9S first), AS 2S 3S home; six more passes needed.
+    pos = S("3 13 13 13", "", SPADES_HOUSES, "", waste="9S 8S 7S 6S 5S 4S")
+    assert pos.solve(6, "none").outcome == "win" and pos.solve(5, "none").outcome == "loss"
+    used = S("3 13 13 13", "", SPADES_HOUSES, "", waste="9S 8S 7S 6S 5S 4S", redeals=1)
+    assert used.solve(6, "none").outcome == "loss" and used.solve(7, "none").outcome == "win"
+    assert pos.solve(None, "none", tempo=True).tempo == 15      # 5+4+3+2+1 further discards
+
+
+def test_solo_input_errors():
+    with pytest.raises(ValueError, match="4 houses"):
+        S("0 0 0 0", "AS", ["", ""], "")
+    with pytest.raises(ValueError, match="more than 1"):
+        S("1 0 0 0", "AS", ["", "", "", ""], "")
+    with pytest.raises(ValueError, match="priority"):
+        VECTORS["S1"].solve(None, "sometimes")
+    with pytest.raises(ValueError, match="open-pool"):
+        VECTORS["S1"].solve(2, "none", model="open_pool")
+    with pytest.raises(ValueError, match="k must be"):
+        VECTORS["S1"].solve(-1)
+
+
+def test_deal_layout():
+    pos = rb.SoloPosition.deal(7)
+    assert len(pos.stock) == 13 and len(pos.hand) == 35 and all(len(h) == 1 for h in pos.houses)
+    assert sorted(pos.stock + pos.hand + [h[0] for h in pos.houses]) == list(range(52))
+    assert rb.SoloPosition.deal(7) == pos
+
+
+def test_honest_interval():
+    # §10.8 with Blake & Gent's Klondike figures: 819,371 won, 180,472 lost, 157 unresolved.
+    low, high = rb.honest_interval(819_371, 180_472, 157)
+    assert 0.8186 < low < 0.8187 and 0.8202 < high < 0.8203
+    assert high - low >= 157 / 1_000_000
+
+
+SEEDS = range(200)
+BUDGET = 20_000
+VARIANTS = {
+    "open": dict(k=None, priority="none", model="open_pool"),                      # D1 + D3
+    "open_plain": dict(k=None, priority="none", model="open_pool", d3=False),      # D1 only
+    "open_nodom": dict(k=None, priority="none", model="open_pool", d3=False, dominance=False),
+    "lit_inf_none": dict(k=None, priority="none", model="literal"),
+    "lit_inf_strict": dict(k=None, priority="strict"),
+    **{f"k{k}_none": dict(k=k, priority="none") for k in (0, 1, 2)},
+    **{f"k{k}_strict": dict(k=k, priority="strict") for k in (0, 1)},
+}
+
+
+@pytest.fixture(scope="module")
+def outcomes():
+    """Outcome per seed and variant (None = unresolved within the budget)."""
+    table = {}
+    for seed in SEEDS:
+        pos = rb.SoloPosition.deal(seed)
+        for name, kw in VARIANTS.items():
+            r = pos.solve(budget=BUDGET, tt_bits=16, **kw)
+            table[seed, name] = None if r.outcome == "unresolved" else r.outcome == "win"
+    return table
+
+
+def decided(outcomes, a, b):
+    return [s for s in SEEDS if outcomes[s, a] is not None and outcomes[s, b] is not None]
+
+
+# F3: more redeals never lose a deal; strict never wins where none loses. Small k is rarely
+# decided within a small budget (as in the pilot, §13), so those pairs check fewer deals.
+@pytest.mark.parametrize("weaker, stronger, at_least", [
+    ("k0_none", "k1_none", 3), ("k1_none", "k2_none", 1), ("k2_none", "lit_inf_none", 3),
+    ("k0_strict", "k1_strict", 3), ("k0_strict", "k0_none", 30), ("k1_strict", "k1_none", 3),
+    ("lit_inf_strict", "lit_inf_none", 30), ("lit_inf_strict", "open", 40), ("k0_none", "open", 25),
+])
+def test_metamorphic_inclusions(outcomes, weaker, stronger, at_least):
+    both = decided(outcomes, weaker, stronger)
+    assert len(both) >= at_least
+    assert [s for s in both if outcomes[s, weaker] and not outcomes[s, stronger]] == []
+
+
+def test_unlimited_redeals_are_decided_both_ways(outcomes):
+    for name in ("open", "lit_inf_strict"):
+        values = [outcomes[s, name] for s in SEEDS]
+        assert values.count(True) >= 50 and values.count(False) >= 2
+
+
+# F1 (open pool = literal model under none), D1 and D3 against the plain search (§10.5, §10.9)
+@pytest.mark.parametrize("a, b", [("open", "lit_inf_none"), ("open", "open_plain"), ("open_plain", "open_nodom"),
+                                  ("open", "open_nodom")])
+def test_models_and_dominances_agree(outcomes, a, b):
+    both = decided(outcomes, a, b)
+    assert len(both) >= 30
+    assert [s for s in both if outcomes[s, a] != outcomes[s, b]] == []
+
+
+def test_solo_analysis_adds_up_across_shards():
+    config = RunConfig(game="russian_bank", analysis="solo", rules="default", deals=60, seed=3,
+                       overrides=dict(foundation_priority="none", node_budget=5000), shard_size=20)
+    one = run(config, workers=1, progress=False).counters
+    two = run(config, workers=2, progress=False).counters
+    for key in one:
+        assert np.array_equal(one[key], two[key])
+    assert one["outcome"].sum() == 60 == one["nodes_hist"].sum()
+    table = rb.solvability_table(one, "x")
+    assert table.ci_low[0] <= table.solvable[0] <= table.ci_high[0]
+
+
+def test_solo_kernel_matches_single_position_solver():
+    # The first layout of a shard is the first pack deal_packs draws from the same bit generator.
+    from analyzer._core import russian_bank as core
+    options = dict(k=None, strict=False, open_pool=True, dominance=True, tempo=False, budget=5000, tt_bits=16)
+    names = ("win", "loss", "unresolved")
+    seen = set()
+    for seed in range(30):
+        counters = core.solo_shard(np.random.PCG64(seed), 1, options)
+        d = core.deal_packs(np.random.PCG64(seed))[0]
+        pos = rb.SoloPosition(stock=d[12::-1], houses=[[c] for c in d[13:17]], foundations=[0] * 4,
+                              hand=d[:16:-1], waste=[])
+        outcome = pos.solve(None, "none", budget=5000, tt_bits=16).outcome
+        assert names[int(np.argmax(counters["outcome"]))] == outcome
+        seen.add(outcome)
+    assert {"win", "loss"} <= seen
