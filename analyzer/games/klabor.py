@@ -658,6 +658,19 @@ def build_report(ctx) -> list:
     section.figures.append(("Net points and bait rates by threshold (greedy play).", fig))
     sections.append(section)
 
+    duel = _run(ctx, "thresholds", REPORT_PIMC_DEALS // 4, strategies={"play_a": "pimc"})
+    duel_table = thresholds_table(duel.counters, duel.config.rule_options)
+    same = duel_table[duel_table.threshold == duel.config.rule_options["opponent_threshold"]].iloc[0]
+    sections.append(Section(
+        "Klabor: pimc against greedy card play",
+        "Duplicate deals: player A plays pimc (each card chosen by solving "
+        f"{duel.config.rule_options['pimc_samples']} sampled layouts of the unseen cards double-dummy), "
+        "player B greedy, each deal played with A as elder and as dealer. At equal thresholds "
+        f"({int(same.threshold)}) the bidding is the same for both, so A's net per deal pair "
+        f"({same['net per deal pair']:.1f}, 95% interval {same['net ci_low']:.1f} to {same['net ci_high']:.1f}) "
+        "measures the card play alone; the other rows also change A's bidding.",
+        tables=[("pimc (A) against greedy (B) by A's threshold", duel_table)]))
+
     games = ctx.run("klabor", "games", "standard", REPORT_GAMES)
     section = Section("Klabor: games to 501",
                       "Whole games, both players at threshold 50 with greedy play; a run's 'deals' are games here.",
@@ -723,9 +736,9 @@ def _cmd_run(args, analysis: str) -> int:
 
 
 def _execute(args, analysis: str):
-    """cli.execute with the chosen strategies."""
+    """cli.execute with the chosen strategies (for a cli.execute that does not pass them on)."""
     from .. import cli
-    from ..runner import RunConfig, run
+    from ..runner import DEFAULT_SHARD_SIZE, RunConfig, run
 
     strategies = dict(getattr(args, "strategies", []))
     if not strategies:
@@ -733,7 +746,8 @@ def _execute(args, analysis: str):
     if args.workers < 1:
         raise cli.UserError(f"--workers must be at least 1, got {args.workers}")
     config = RunConfig(game="klabor", analysis=analysis, rules=args.rules, overrides=dict(args.overrides),
-                       deals=args.deals, seed=args.seed, shard_size=args.shard_size, strategies=strategies)
+                       deals=args.deals, seed=args.seed, shard_size=args.shard_size or DEFAULT_SHARD_SIZE,
+                       strategies=strategies)
     return run(config, workers=args.workers, backend=args.backend)
 
 

@@ -40,9 +40,8 @@
 
 import numpy as np
 cimport numpy as cnp
-from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t, int64_t, int16_t
+from libc.stdint cimport uint8_t, uint32_t, int64_t
 from libc.string cimport memset
-from libc.stdlib cimport malloc, free
 
 from bitboard cimport mask32, suit_lane32, popcount32, lowest_bit32, clear_lowest32, RANK_COLUMN32
 from rng cimport Rng, rng_init, rng_partial_shuffle, rng_below, bitgen_pointer
