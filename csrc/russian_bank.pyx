@@ -1361,7 +1361,7 @@ def solo_shard(object deal_bitgen, int n_deals, dict options):
     x.strict = options["strict"]
     x.open_pool = options["open_pool"]
     x.dominance = options["dominance"]
-    x.d3 = options.get("d3", False)
+    x.d3 = options["d3"]
     x.tempo = options["tempo"]
     x.budget = options["budget"]
     rng_init(&rng, bg)

@@ -167,7 +167,8 @@ def test_solo_analysis_adds_up_across_shards():
 def test_solo_kernel_matches_single_position_solver():
     # The first layout of a shard is the first pack deal_packs draws from the same bit generator.
     from analyzer._core import russian_bank as core
-    options = dict(k=None, strict=False, open_pool=True, dominance=True, tempo=False, budget=5000, tt_bits=16)
+    options = dict(k=None, strict=False, open_pool=True, dominance=True, d3=True, tempo=False, budget=5000,
+                   tt_bits=16)
     names = ("win", "loss", "unresolved")
     seen = set()
     for seed in range(30):

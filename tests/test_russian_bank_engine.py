@@ -1,0 +1,162 @@
+"""Russian Bank duel engine: compiled kernel against the pure-Python reference on thousands of
+positions reached by random play (legal action sets and successor positions, under several rule
+sets), invariants of whole games, the duel analysis, and golden playthroughs.
+
+Regenerate the golden files with ``python tests/test_russian_bank_engine.py --regen``."""
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+import russian_bank_reference as ref  # noqa: E402
+
+from analyzer.games import russian_bank as rb  # noqa: E402
+from analyzer._core import russian_bank as core  # noqa: E402
+from analyzer.runner import RunConfig, run  # noqa: E402
+
+RULE_SETS = {
+    "default": {},
+    "none": dict(foundation_priority="none"),
+    "seed_literal": dict(foundation_priority="none", load_targets="stock", discard_policy="no_own_card_move"),
+    "variants": dict(empty_house_rule="stock_only", discard_policy="hand_unplayable", load_sources="stock,hand",
+                     load_wrap=True, own_waste_playable=True, redeal_limit=2, stock_first_to_foundation=True),
+    "forced": dict(empty_house_rule="stock_forced", sequence_moves=True, stock_size=11),
+    "explicit": dict(auto_turn=False, stock_before_hand=True, foundation_priority="none", redeal_limit=1),
+}
+
+
+def comparable(piles):
+    out = {k: piles[k] for k in ("stock", "hand", "waste", "houses", "player", "up", "redeals")}
+    out["foundations"] = [sorted(f) for f in piles["foundations"]]
+    return out
+
+
+def card_count(piles):
+    return (sum(len(x) for name in ("stock", "hand", "waste") for x in piles[name])
+            + sum(len(h) for h in piles["houses"]) + sum(sum(f) for f in piles["foundations"]))
+
+
+@pytest.mark.parametrize("name", RULE_SETS)
+def test_kernel_matches_reference(name):
+    rules = rb.resolve("default", dict(RULE_SETS[name], max_actions_per_turn=100_000))
+    rng = np.random.default_rng(17)
+    positions = 0
+    for game in range(6):
+        pos, _ = rb.new_game(1000 + game, rules)
+        state = pos.state
+        for _ in range(700):
+            piles = state.piles()
+            if state.status()["end"] != "running":
+                break
+            legal = state.legal(True)
+            assert set(legal) == ref.legal_actions(piles, rules, True), piles
+            assert set(state.legal(False)) == ref.legal_actions(piles, rules, False)
+            assert len(legal) == len(set(legal)) and legal
+            # mostly moves, so that games get deep; turn-ending actions now and then
+            moves = [a for a in legal if a < ref.DISCARD]
+            action = int(rng.choice(moves)) if moves and rng.random() < 0.8 else int(rng.choice(legal))
+            expected = ref.apply(piles, rules, action)
+            state.apply(action)
+            after = state.piles()
+            assert card_count(after) == card_count(piles)
+            if "winner" in expected:
+                assert state.status()["end"] == "win" and state.status()["winner"] == piles["player"]
+                break
+            if state.status()["end"] == "running":
+                assert comparable(after) == comparable(expected), (piles, action)
+            positions += 1
+    assert positions >= 1500
+
+
+def test_greedy_games_keep_every_card_and_always_have_an_action():
+    for seed in range(20):
+        pos, _ = rb.new_game(seed)
+        while pos.status["end"] == "running":
+            piles = pos.piles
+            assert card_count(piles) == 104
+            assert pos.state.legal(True)
+            pos.state.step(("greedy", "greedy"))
+        assert card_count(pos.piles) == 104
+        st = pos.status
+        if st["end"] == "win":
+            w = st["winner"]
+            assert not (pos.piles["stock"][w] or pos.piles["hand"][w] or pos.piles["waste"][w])
+            loser = 1 - w
+            p = pos.piles
+            assert st["score"] == 30 + 2 * len(p["stock"][loser]) + len(p["hand"][loser]) + len(p["waste"][loser])
+
+
+def test_same_seed_same_game():
+    a = rb.play_game(5, ("greedy", "random"))
+    b = rb.play_game(5, ("greedy", "random"))
+    assert a == b
+    assert rb.play_game(6, ("greedy", "random")).moves != a.moves
+
+
+def test_draw_rule():
+    record = rb.play_game(2, ("greedy", "greedy"), stall_turns=3)
+    assert record.result in ("draw (stall)", "P0 wins", "P1 wins")
+    capped = rb.play_game(2, ("greedy", "greedy"), max_turns=5)
+    assert capped.result == "draw (cap)" and capped.turns == 5
+
+
+def duel_config(first="greedy", second="greedy", games=400, **overrides):
+    return RunConfig(game="russian_bank", analysis="duel", rules="default", deals=games, seed=9,
+                     overrides=overrides, shard_size=100, strategies=dict(first=first, second=second))
+
+
+def test_duel_analysis_adds_up_across_shards_and_workers():
+    one = run(duel_config(), workers=1, progress=False).counters
+    two = run(duel_config(), workers=2, progress=False).counters
+    for key in one:
+        assert np.array_equal(one[key], two[key])
+    assert one["outcome"].sum() == 400
+    decided = one["outcome"][:2].sum()
+    assert one["turns_hist"].sum() == decided == one["score_hist"].sum() == one["wins_by_pack"].sum()
+    table = rb.duel_table(one, "greedy vs greedy")
+    assert set(table.event) >= {"first wins", "second wins", "draw", "first share of decided"}
+
+
+def test_duel_strategies_differ():
+    # Greedy beats random whichever seat it takes (duplicate seats).
+    a = run(duel_config("greedy", "random", games=200), progress=False).counters["outcome"]
+    b = run(duel_config("random", "greedy", games=200), progress=False).counters["outcome"]
+    assert a[0] > a[1] and b[1] > b[0]
+
+
+def test_first_player_rule_in_the_kernel():
+    p0 = run(duel_config(games=100, first_player="p0"), progress=False).counters["first_is_p0"][0]
+    p1 = run(duel_config(games=100, first_player="p1"), progress=False).counters["first_is_p0"][0]
+    assert (p0, p1) == (100, 0)
+
+
+# ---------------------------------------------------------------------------------------------
+# Golden playthroughs
+
+GOLDEN = Path(__file__).parent / "golden" / "russian_bank"
+GAMES = {"seed1_greedy.txt": (1, ("greedy", "greedy"), {}),
+         "seed7_greedy_random.txt": (7, ("greedy", "random"), {}),
+         "seed3_seed_literal.txt": (3, ("greedy", "greedy"), {"rules": "seed_literal"})}
+
+
+def transcript(name):
+    seed, strategies, kw = GAMES[name]
+    return rb.play_game(seed, strategies, **kw).transcript() + "\n"
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_golden(name):
+    assert (GOLDEN / name).read_text(encoding="utf-8") == transcript(name)
+
+
+def regenerate():
+    GOLDEN.mkdir(parents=True, exist_ok=True)
+    for name in GAMES:
+        (GOLDEN / name).write_text(transcript(name), encoding="utf-8")
+        print("wrote", GOLDEN / name)
+
+
+if __name__ == "__main__" and "--regen" in sys.argv:
+    regenerate()
