@@ -190,6 +190,23 @@ def build_parser() -> argparse.ArgumentParser:
     export.set_defaults(handler=cmd_runs_export)
     delete.set_defaults(handler=cmd_runs_delete)
 
+    compare = sub.add_parser("compare", help="compare strategies head to head on duplicate deals")
+    compare.add_argument("game", choices=[g for g in game_names() if get_game(g).compare_strategies],
+                         help="the game")
+    compare.add_argument("--strategies", nargs="+", required=True, metavar="STRATEGY",
+                         help="two or more strategy labels (e.g. piquet: heuristic+greedy best_expected+pimc)")
+    compare.add_argument("--deals", type=count, default=100_000, help="deals per pair (default 100,000)")
+    compare.add_argument("--seed", type=seed, default=1, help="root seed (default 1)")
+    compare.add_argument("--rules", default=None, help="rule preset (default: the game's first)")
+    compare.add_argument("--set", dest="overrides", type=option, action="append", default=[], metavar="KEY=VALUE")
+    compare.add_argument("--workers", type=int, default=default_workers())
+    compare.add_argument("--backend", choices=BACKENDS, default="threads")
+    compare.add_argument("--json", action="store_true")
+    compare.add_argument("--csv", type=Path, metavar="FILE")
+    add_store_option(compare)
+    compare.add_argument("--no-store", action="store_true")
+    compare.set_defaults(handler=cmd_compare)
+
     for name in game_names():
         module = _game_module(name)
         if not hasattr(module, "register_cli"):  # a game may have no commands of its own (yet)
@@ -204,6 +221,37 @@ def _game_module(name: str):
     import importlib
 
     return importlib.import_module(f"analyzer.games.{name}")
+
+
+def cmd_compare(args) -> int:
+    from .compare import compare
+
+    if args.workers < 1:
+        raise UserError(f"--workers must be at least 1, got {args.workers}")
+    if args.no_store:
+        table, runs = compare(args.game, args.strategies, args.deals, args.seed, args.rules, dict(args.overrides),
+                              workers=args.workers, backend=args.backend)
+    else:
+        from .store import run_stored
+
+        with open_store(args) as store:
+            table, runs = compare(args.game, args.strategies, args.deals, args.seed, args.rules,
+                                  dict(args.overrides), workers=args.workers, backend=args.backend,
+                                  runner=lambda config, **kw: run_stored(config, store, **kw))
+    if args.csv:
+        table.to_csv(args.csv, index=False)
+    if args.json:
+        print(json.dumps({"runs": [r.metadata() for r in runs], "interval": table.attrs["interval"],
+                          "table": json.loads(table.to_json(orient="records"))}, indent=2, default=str))
+        return 0
+    meta = runs[0].metadata()
+    print(f"# {args.game} compare, rules {meta['rules']}, {meta['deals']:,} duplicate deals per pair, seed {meta['seed']}, "
+          f"kozyr {__version__}; mean_diff = mean of A's result minus B's on the same deals, "
+          f"intervals {table.attrs['interval']}")
+    with pd.option_context("display.max_rows", None, "display.width", 250, "display.max_columns", 30,
+                           "display.float_format", "{:.4g}".format):
+        print(table.to_string(index=False))
+    return 0
 
 
 def cmd_report(args) -> int:

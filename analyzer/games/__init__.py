@@ -47,6 +47,10 @@ class Game:
     analyses: Mapping[str, Analysis] = field(default_factory=dict)
     # report(ctx) -> list of report.Section: the runs and tables of this game's analysis report
     report: Callable[[Any], list] | None = None
+    # compare_strategies(a, b) -> the role -> strategy mapping of the "compare" analysis for the
+    # strategy labels a and b (see analyzer/compare.py); compare_shard_size(strategies) -> shard size
+    compare_strategies: Callable[[str, str], dict] | None = None
+    compare_shard_size: Callable[[dict], int] | None = None
 
     def resolve_rules(self, preset: str, overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """The preset's options with validated overrides applied."""

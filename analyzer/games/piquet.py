@@ -140,6 +140,10 @@ def _partie_kernel(bit_generators, n_parties: int, rules: dict, strategies: dict
     return core.partie_shard(bit_generators, n_parties, rules, strategies)
 
 
+def _compare_kernel(bit_generators, n_deals: int, rules: dict, strategies: dict) -> dict[str, np.ndarray]:
+    return core.compare_shard(bit_generators, n_deals, rules, strategies)
+
+
 # Strategy names, the default first. The kernel knows them by name (core.*_STRATEGIES).
 EXCHANGE = ("heuristic", "refuse", "best_expected")
 PLAY = ("greedy", "random", "double_dummy", "pimc")
@@ -172,9 +176,29 @@ GAME = Game(
             "partie", "Whole parties between players A and B (королик or rubicon settlement); deals = parties",
             _partie_kernel, streams=3, strategies=_roles("a", "b"),
         ),
+        "compare": Analysis(
+            "compare", "Duplicate deals: A and B each play both seats of every deal; A's minus B's deal totals",
+            _compare_kernel, streams=3, strategies=_roles("a", "b"),
+        ),
     },
     report=lambda ctx: build_report(ctx),
+    compare_strategies=lambda a, b: compare_strategies(a, b),
+    compare_shard_size=lambda strategies: shard_size_for(strategies),
 )
+
+
+def compare_strategies(a: str, b: str) -> dict[str, str]:
+    """Roles of the compare analysis for two labels "EXCHANGE+PLAY" (or just "PLAY", with the
+    heuristic exchange), e.g. "best_expected+greedy" against "heuristic+pimc"."""
+    roles = {}
+    for side, label in (("a", a), ("b", b)):
+        exchange, _, play = label.rpartition("+")
+        exchange = exchange or EXCHANGE[0]
+        if exchange not in EXCHANGE or play not in PLAY:
+            raise ValueError(f"unknown piquet strategy {label!r}: write EXCHANGE+PLAY with EXCHANGE one of "
+                             f"{', '.join(EXCHANGE)} and PLAY one of {', '.join(PLAY)}")
+        roles.update({f"{side}_exchange": exchange, f"{side}_play": play})
+    return roles
 
 
 # ---------------------------------------------------------------------------------------------

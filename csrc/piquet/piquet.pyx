@@ -786,3 +786,71 @@ def solve_many(elder_masks, younger_masks, dict rules_spec):
     finally:
         solver_free(&g.solver)
     return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Duplicate comparison of two strategies
+
+def compare_shard(bit_generators, Py_ssize_t n_deals, dict rules_spec, dict strategies):
+    """Play every deal twice, strategy A (roles a_*) as elder against B (roles b_*) as younger and
+    then with the seats swapped. A strategy's per-deal result is the sum of its deal totals in its
+    two seats; the paired difference is A's result minus B's. Counters in the layout of
+    analyzer.compare (sums that add up across shards)."""
+    cdef DealEngine g
+    engine_init(&g, rules_spec)
+    cdef Seat players[2]
+    cdef Seat seats[2]
+    cdef Rng rngs[2]
+    seats_from(strategies, "a", "b", players, rngs)
+    counters = {k: np.zeros(1, np.int64) for k in ("pairs", "diff_sum", "diff_sq_sum", "wins", "draws", "losses",
+                                                   "a_sum", "a_sq_sum", "b_sum", "b_sq_sum")}
+    cdef int64_t[::1] pairs = counters["pairs"]
+    cdef int64_t[::1] diff_sum = counters["diff_sum"]
+    cdef int64_t[::1] diff_sq = counters["diff_sq_sum"]
+    cdef int64_t[::1] wins = counters["wins"]
+    cdef int64_t[::1] draws = counters["draws"]
+    cdef int64_t[::1] losses = counters["losses"]
+    cdef int64_t[::1] a_sum = counters["a_sum"]
+    cdef int64_t[::1] a_sq = counters["a_sq_sum"]
+    cdef int64_t[::1] b_sum = counters["b_sum"]
+    cdef int64_t[::1] b_sq = counters["b_sq_sum"]
+    cdef uint8_t cards[N_CARDS]
+    cdef int c
+    for c in range(N_CARDS):
+        cards[c] = <uint8_t>c
+    cdef Rng deal_rng
+    cdef bitgen_t *bg0 = bitgen_pointer(bit_generators[0])
+    cdef bitgen_t *bg1 = bitgen_pointer(bit_generators[1])
+    cdef bitgen_t *bg2 = bitgen_pointer(bit_generators[2])
+    cdef Py_ssize_t d
+    cdef DealScore first, second
+    cdef int64_t a, b, diff
+    try:
+        with nogil:
+            rng_init(&deal_rng, bg0)
+            rng_init(&rngs[0], bg1)
+            rng_init(&rngs[1], bg2)
+            for d in range(n_deals):
+                rng_partial_shuffle(&deal_rng, cards, N_CARDS, N_CARDS - 1)
+                seats[0] = players[0]
+                seats[1] = players[1]
+                play_deal(&g, cards, seats, NULL, &first)
+                seats[0] = players[1]
+                seats[1] = players[0]
+                play_deal(&g, cards, seats, NULL, &second)
+                a = first.total[ELDER] + second.total[YOUNGER]
+                b = first.total[YOUNGER] + second.total[ELDER]
+                diff = a - b
+                diff_sum[0] += diff
+                diff_sq[0] += diff * diff
+                wins[0] += diff > 0
+                draws[0] += diff == 0
+                losses[0] += diff < 0
+                a_sum[0] += a
+                a_sq[0] += a * a
+                b_sum[0] += b
+                b_sq[0] += b * b
+            pairs[0] = n_deals
+    finally:
+        solver_free(&g.solver)
+    return counters
