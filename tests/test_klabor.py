@@ -383,3 +383,20 @@ def test_threshold_equal_to_baseline_nets_zero():
     k50 = kernel.THRESHOLDS.index(50)
     assert th.counters["net_sum"][k50] == 0 and th.counters["net_cross"][k50, k50] == 0
     assert th.counters["net_cross"][k50 + 1, k50 + 1] > 0
+
+
+@pytest.mark.parametrize("overrides", [{"next_dealer": "winner"}, {"next_dealer": "loser", "tie": "carry"},
+                                       {"schmeiss": True, "threshold": 40}])
+def test_game_options_run_and_add_up(overrides):
+    g = run(RunConfig("klabor", "games", "standard", deals=200, seed=5, overrides=overrides), workers=1).counters
+    assert g["winner"].sum() + g["unfinished"][0] == 200 == g["deals_hist"].sum()
+    assert g["margin_hist"].sum() == g["winner"].sum()
+
+
+def test_tiny_target_ends_at_the_first_played_deal():
+    # Target 1: a played deal never leaves the scores level (made: maker's total > opponent's;
+    # bait: 0 against a positive sum), so every game ends at its first non-void deal.
+    g = run(RunConfig("klabor", "games", "standard", deals=500, seed=6, overrides={"target": 1}), workers=1).counters
+    assert g["winner"].sum() == 500
+    deals = np.arange(len(g["deals_hist"]))
+    assert (g["deals_hist"] * deals).sum() == 500 + g["void_deals"][0]
