@@ -100,3 +100,32 @@ def replay(hands, actor, game, trump, cards, seven_holder=None, queen_first=Fals
                 seven = ("won_" if won else "killed_") + side
     return dict(tricks=tricks, winners=winners, taken=taken, points=points, hlasy=hlasy, seven=seven,
                 legal_sets=legal_sets, n_played=i)
+
+
+def minimax(hands, leader, actor, game, trump, seven_holder=None, trick=(), trick_seats=()):
+    """Plain minimax (no pruning, no table): the units the actor collects with best play by all
+    (suit games: A/T + last trick; Malý: tricks lost by the actor; Veľký: tricks won)."""
+    betl = game in ("maly", "velky")
+    n = len(trick)
+    seat = (leader + n) % 3
+    tricks_left = len(hands[seat])
+    allowed = legal(hands[seat], list(trick), None if betl else trump, betl, seat == seven_holder)
+    best = None
+    for card in sorted(allowed):
+        new_hands = [list(h) for h in hands]
+        new_hands[seat].remove(card)
+        t, ts = trick + (card,), trick_seats + (seat,)
+        if len(t) == 3:
+            w = ts[winner_index(list(t), None if betl else trump, betl)]
+            if game == "maly":
+                gain = int(w != actor)
+            elif game == "velky":
+                gain = int(w == actor)
+            else:
+                gain = (sum(c[0] in "AT" for c in t) + (tricks_left == 1)) if w == actor else 0
+            value = gain if tricks_left == 1 else gain + minimax(new_hands, w, actor, game, trump, seven_holder)
+        else:
+            value = minimax(new_hands, leader, actor, game, trump, seven_holder, t, ts)
+        if best is None or (value > best if seat == actor else value < best):
+            best = value
+    return best

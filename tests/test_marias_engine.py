@@ -187,3 +187,52 @@ def test_kernel_settlement_matches_settle():
             total, won = core.settle_kernel(v, options)
             assert total == expected.amount, v
             assert won == (expected.winner == "actor"), v
+
+
+@pytest.mark.parametrize("size", [2, 3, 4])
+def test_double_dummy_against_plain_minimax(size, runslow):
+    rng = random.Random(100 + size)
+    for _ in range(150 if runslow else 40):
+        cards = DECK[:]
+        rng.shuffle(cards)
+        hands = [cards[j * size:(j + 1) * size] for j in range(3)]
+        game = rng.choice(("hra", "hra", "sedma", "maly", "velky"))
+        trump = rng.choice("SHDC") if game in ("hra", "sedma") else None
+        leader, actor = rng.randrange(3), rng.randrange(3)
+        seven_holder = None
+        if game == "sedma" and "7" + trump in hands[actor]:
+            seven_holder = actor
+        expected = ref.minimax(hands, leader, actor, game, trump, seven_holder)
+        if game in ("maly", "velky"):          # the solver only answers made (all tricks) or not (0)
+            expected = size if expected == size else 0
+        got, _ = core.dd_value_of([MARIAS32.mask(h) for h in hands], leader, actor, GAMES.index(game),
+                                  "SHDC".index(trump) if trump else -1,
+                                  -1 if seven_holder is None else seven_holder, False)
+        assert got == expected, (game, trump, leader, actor, hands)
+
+
+@pytest.mark.parametrize("strategy", ["double_dummy", "pimc"])
+def test_search_players_play_legally(strategy):
+    rng = random.Random(21)
+    for deal in range(6 if strategy == "pimc" else 30):
+        hands, talon, actor, game, trump, seven_holder = random_setup(rng)
+        strategies = [strategy if s == actor else "heuristic" for s in range(3)]
+        out = kernel_play(hands, talon, actor, game, trump, seven_holder, strategies, deal)
+        cards = [MARIAS32.card(b) for b in out["cards"]]
+        ref.replay(hands, actor, game, trump, cards, seven_holder if seven_holder >= 0 else None)
+
+
+def test_double_dummy_play_reaches_the_solved_value():
+    # With every seat double-dummy, the actor's points equal the solved value of the deal.
+    rng = random.Random(8)
+    for deal in range(15):
+        hands, talon, actor, _, trump, _ = random_setup(rng)
+        trump = trump or "S"
+        value, _ = core.dd_value_of([MARIAS32.mask(h) for h in hands], actor, actor, 0, "SHDC".index(trump), -1, False)
+        out = kernel_play(hands, talon, actor, "hra", trump, -1, ["double_dummy"] * 3, deal)
+        units = out["cp_actor"] // 10 + out["last_actor"]
+        assert units == value
+        # and a double-dummy actor never does worse than the value against heuristic defenders
+        out = kernel_play(hands, talon, actor, "hra", trump, -1,
+                          ["double_dummy" if s == actor else "heuristic" for s in range(3)], deal)
+        assert out["cp_actor"] // 10 + out["last_actor"] >= value

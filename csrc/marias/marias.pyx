@@ -33,6 +33,7 @@ from bitboard cimport mask32, popcount32, lowest_bit32, highest_bit32, clear_low
 from rng cimport Rng, rng_init, rng_below, rng_partial_shuffle, bitgen_pointer
 from numpy.random cimport bitgen_t
 from marias_rules cimport *
+from marias_search cimport *
 
 cnp.import_array()
 
@@ -41,6 +42,9 @@ cdef enum:
     RANK_COLUMN = 0x01010101
     STRAT_RANDOM = 0
     STRAT_HEURISTIC = 1
+    STRAT_DOUBLE_DUMMY = 2
+    STRAT_PIMC = 3
+    PIMC_SAMPLES = 20              # sampled deals per PIMC decision
     TAU_LONGEST = 0
     TAU_Z_LIDU = 1
     MODE_FORCED = 0
@@ -66,7 +70,7 @@ HOLDING_NAMES = ("trump hlas", "trump 7", "trump A", "trump T", "trump hlas and 
                  "trump hlas, trump A and >= 5 trumps", "zolik sto gate", "trumps are hearts")
 GAME_NAMES = ("hra", "sedma", "stovka", "sto_a_sedem", "maly", "velky")
 SEVEN_NAMES = ("none", "won_actor", "killed_actor", "won_def", "killed_def")
-STRATEGIES = ("random", "heuristic")
+STRATEGIES = ("random", "heuristic", "double_dummy", "pimc")
 FILTER_NAMES = ("any_hlas", "trump_hlas", "mariasek", "all")
 
 # Malý/Veľký order: per 8-bit lane, suit-game position -> betl position and back.
@@ -131,6 +135,8 @@ cdef struct Play:
     int declared[N_SEATS]
     int first_hlas[N_SEATS]
     int seven
+    int voids[N_SEATS]             # suits a seat has shown out of (bit per suit), for PIMC
+    Solver *solver                 # for double_dummy and pimc play
 
 
 cdef inline int lowest_rank_card(mask32 m) noexcept nogil:
@@ -278,18 +284,148 @@ cdef int heuristic_betl(Play *p, int seat, mask32 legal) noexcept nogil:
     return lowest_rank_card(winners) if winners else lowest_rank_card(legal)
 
 
+cdef void state_from_play(const Play *p, DDState *d) noexcept nogil:
+    cdef int s, i, n = p.n_played % 3
+    for s in range(N_SEATS):
+        d.hand[s] = p.hand[s]
+    d.trump = p.trump
+    d.actor = p.actor
+    d.seven_holder = p.seven_holder
+    d.queen_first = p.queen_first
+    d.goal = goal_of(p.game)
+    d.n_trick = n
+    for i in range(n):
+        d.trick[i] = p.log[p.n_played - n + i]
+        d.trick_seat[i] = p.seat_log[p.n_played - n + i]
+    d.leader = p.leader
+    d.tricks_left = N_TRICKS - p.n_tricks
+
+
+cdef inline int keeps_value(Solver *s, DDState *d, int card, int value, int maximizing) noexcept nogil:
+    """Does `card` keep the position's exact value (best for the side to move)? In Malý/Veľký
+    the value is made (all remaining tricks) or not (0)."""
+    if d.goal != GOAL_POINTS and not maximizing:
+        return value == d.tricks_left or not child_reaches(s, d, card, d.tricks_left)
+    if maximizing:
+        return child_reaches(s, d, card, value)
+    return not child_reaches(s, d, card, value + 1)
+
+
+cdef int double_dummy_card(Play *p, int seat, mask32 legal, int preferred) noexcept nogil:
+    """An optimal card with all hands visible; the heuristic's card when it is optimal too."""
+    cdef DDState d
+    cdef int value, c, maxi = seat == p.actor
+    cdef mask32 m = legal & ~((<mask32>1) << preferred)
+    state_from_play(p, &d)
+    value = dd_value(p.solver, &d)
+    if keeps_value(p.solver, &d, preferred, value, maxi):
+        return preferred
+    while m:
+        c = lowest_bit32(m)
+        if keeps_value(p.solver, &d, c, value, maxi):
+            return c
+        m = clear_lowest32(m)
+    return preferred
+
+
+cdef int sample_hidden(Play *p, int seat, Rng *rng, DDState *d) noexcept nogil:
+    """Deal the cards `seat` cannot see to the other two hands (and to the talon when `seat` is a
+    defender) at random, respecting the voids shown and the talon rule (no A/T in suit games);
+    cards that fit nowhere consistent go wherever there is room. Returns 0 if all fit."""
+    cdef uint8_t cards[N_CARDS]
+    cdef int n = 0, i, c, n_ok, slot, inconsistent = 0, j
+    cdef int other[2]
+    cdef int room[3]
+    cdef int ok[3]
+    cdef mask32 unknown = ~p.played & ~p.hand[seat]
+    if seat == p.actor:
+        unknown &= ~p.talon
+    other[0] = (seat + 1) % N_SEATS
+    other[1] = (seat + 2) % N_SEATS
+    room[0] = popcount32(p.hand[other[0]])
+    room[1] = popcount32(p.hand[other[1]])
+    room[2] = popcount32(unknown) - room[0] - room[1]     # the talon, if hidden
+    d.hand[seat] = p.hand[seat]
+    d.hand[other[0]] = 0
+    d.hand[other[1]] = 0
+    while unknown:
+        cards[n] = <uint8_t>lowest_bit32(unknown)
+        n += 1
+        unknown = clear_lowest32(unknown)
+    rng_partial_shuffle(rng, cards, n, n)
+    for i in range(n):
+        c = cards[i]
+        n_ok = 0
+        for j in range(3):
+            if room[j] == 0:
+                continue
+            if j < 2 and (p.voids[other[j]] >> card_suit(c)) & 1:
+                continue
+            if j == 2 and not p.betl and (POINT_CARDS >> c) & 1:
+                continue
+            ok[n_ok] = j
+            n_ok += 1
+        if n_ok == 0:
+            inconsistent = 1
+            for j in range(3):
+                if room[j]:
+                    ok[n_ok] = j
+                    n_ok += 1
+        slot = ok[rng_below(rng, <uint32_t>n_ok)] if n_ok > 1 else ok[0]
+        room[slot] -= 1
+        if slot < 2:
+            d.hand[other[slot]] |= (<mask32>1) << c
+    return inconsistent
+
+
+cdef int pimc_card(Play *p, int seat, mask32 legal, int preferred, Rng *rng) noexcept nogil:
+    """Perfect-information Monte Carlo: sample the hidden cards PIMC_SAMPLES times, solve each
+    sample double-dummy and play the card that is optimal in the most samples."""
+    cdef DDState d
+    cdef int votes[N_CARDS]
+    cdef int k, c, value, best, maxi = seat == p.actor
+    cdef mask32 m
+    memset(votes, 0, sizeof(votes))
+    for k in range(PIMC_SAMPLES):
+        state_from_play(p, &d)
+        sample_hidden(p, seat, rng, &d)
+        value = dd_value(p.solver, &d)
+        m = legal
+        while m:
+            c = lowest_bit32(m)
+            votes[c] += keeps_value(p.solver, &d, c, value, maxi)
+            m = clear_lowest32(m)
+    best = preferred
+    m = legal
+    while m:
+        c = lowest_bit32(m)
+        if votes[c] > votes[best]:
+            best = c
+        m = clear_lowest32(m)
+    return best
+
+
 cdef inline int choose_card(Play *p, int seat, mask32 legal, int strategy, Rng *rng) noexcept nogil:
-    if strategy == STRAT_RANDOM or popcount32(legal) == 1:
-        return random_card(legal, rng) if popcount32(legal) > 1 else lowest_bit32(legal)
-    if p.betl:
-        return heuristic_betl(p, seat, legal)
-    return heuristic_suit(p, seat, legal)
+    cdef int preferred
+    if popcount32(legal) == 1:
+        return lowest_bit32(legal)
+    if strategy == STRAT_RANDOM:
+        return random_card(legal, rng)
+    preferred = heuristic_betl(p, seat, legal) if p.betl else heuristic_suit(p, seat, legal)
+    if strategy == STRAT_DOUBLE_DUMMY:
+        return double_dummy_card(p, seat, legal, preferred)
+    if strategy == STRAT_PIMC:
+        return pimc_card(p, seat, legal, preferred, rng)
+    return preferred
 
 
 cdef void play_init(Play *p, const mask32 *hands, mask32 talon, int actor, int leader, int game,
-                    int trump, int seven_holder, int queen_first) noexcept nogil:
+                    int trump, int seven_holder, int queen_first, Solver *solver) noexcept nogil:
     cdef int s
     memset(p, 0, sizeof(Play))
+    p.solver = solver
+    if solver != NULL:
+        solver_new_deal(solver)          # the table's bounds depend on trumps, actor and contract
     p.betl = not is_suit_game(game)
     p.game = game
     p.trump = trump if not p.betl else NO_TRUMP
@@ -369,6 +505,10 @@ cdef int run_play(Play *p, const int *strategy, Rng *rng, const uint8_t *forced,
         else:
             card = choose_card(p, seat, legal, strategy[seat], rng)
         p.legal_log[p.n_played] = legal
+        if n > 0 and card_suit(card) != card_suit(p.log[p.n_played - n]):
+            p.voids[seat] |= 1 << card_suit(p.log[p.n_played - n])
+            if p.trump != NO_TRUMP and card_suit(card) != p.trump:
+                p.voids[seat] |= 1 << p.trump
         p.log[p.n_played] = <uint8_t>card
         p.seat_log[p.n_played] = <uint8_t>seat
         p.n_played += 1
@@ -696,6 +836,24 @@ def stovka_shard(bit_generators, Py_ssize_t n_deals, dict rule_options, dict str
     defender_play: heuristic | random; trump_choice: longest | z_lidu; doubling: none | heuristic)."""
     cdef Rules rules = rules_from(rule_options, strategies, mode, filter_name)
     counters = new_counters()
+    if len(bit_generators) < 2:
+        raise ValueError("the mariáš kernel needs two bit generators (deal, strategies)")
+    cdef Solver solver_store
+    cdef Solver *solver = NULL
+    if rules.strat[0] >= STRAT_DOUBLE_DUMMY or rules.strat[1] >= STRAT_DOUBLE_DUMMY:
+        if not solver_init(&solver_store):
+            raise MemoryError("no memory for the double-dummy transposition table")
+        solver = &solver_store
+    try:
+        _stovka_loop(bit_generators, n_deals, &rules, solver, counters)
+    finally:
+        if solver != NULL:
+            solver_free(solver)
+    return counters
+
+
+cdef void _stovka_loop(object bit_generators, Py_ssize_t n_deals, Rules *rules_ptr, Solver *solver, dict counters) except *:
+    cdef Rules rules = rules_ptr[0]
     cdef int64_t[::1] deals = counters["deals"], fh_hlas = counters["fh_hlas"], hand10_hlas = counters["hand10_hlas"]
     cdef int64_t[::1] fh_kq = counters["fh_kq_spades"], h10_kq = counters["hand10_kq_spades"], def_hlas = counters["def_hlas"]
     cdef int64_t[::1] fh_at = counters["fh_at"], fh_trumps = counters["fh_trumps"], holdings = counters["holdings"]
@@ -705,8 +863,6 @@ def stovka_shard(bit_generators, Py_ssize_t n_deals, dict rule_options, dict str
     cdef int64_t[::1] paired_positive = counters["paired_positive"]
     cdef int64_t[:, ::1] paired = counters["paired"], companion = counters["companion"], contracts = counters["contracts"]
     cdef int64_t[::1] proti_count = counters["proti"], doubled = counters["doubled"]
-    if len(bit_generators) < 2:
-        raise ValueError("the mariáš kernel needs two bit generators (deal, strategies)")
     cdef bitgen_t *deal_bits = bitgen_pointer(bit_generators[0])
     cdef bitgen_t *play_bits = bitgen_pointer(bit_generators[1])
     cdef Rng deal_rng, rng
@@ -787,7 +943,7 @@ def stovka_shard(bit_generators, Py_ssize_t n_deals, dict rule_options, dict str
                     continue                             # the discard broke the only hlas
                 qualified[0] += 1
                 seat_strategies(&rules, fh, strategy)
-                play_init(&play, hands, discard, fh, fh, GAME_STOVKA, trump, -1, rules.queen_first)
+                play_init(&play, hands, discard, fh, fh, GAME_STOVKA, trump, -1, rules.queen_first, solver)
                 run_play(&play, strategy, &rng, NULL, 0, &err)
                 fill_outcome(&play, &o, &rules)
                 sv = counted_points(&o, &rules)
@@ -825,7 +981,7 @@ def stovka_shard(bit_generators, Py_ssize_t n_deals, dict rule_options, dict str
                 companion[3, 0] += (80 - o.cp_actor) + (0 if o.last_actor else 10) + o.hlasy_def >= 100
                 companion[3, 1] += 1
                 if hands[fh] & trump_seven(trump):
-                    play_init(&play, hands, discard, fh, fh, GAME_STO_A_SEDEM, trump, fh, rules.queen_first)
+                    play_init(&play, hands, discard, fh, fh, GAME_STO_A_SEDEM, trump, fh, rules.queen_first, solver)
                     run_play(&play, strategy, &rng, NULL, 0, &err)
                     sv = settle_both(&play, &rules, GAME_STO_A_SEDEM, zero_k, -1, &won) // 2
                     sh = settle_both(&play, &rules, GAME_SEDMA, zero_k, -1, &won) // 2
@@ -884,7 +1040,7 @@ def stovka_shard(bit_generators, Py_ssize_t n_deals, dict rule_options, dict str
             elif proti_by >= 0:
                 seven_holder = (actor + 1 + proti_by) % N_SEATS
             seat_strategies(&rules, actor, strategy)
-            play_init(&play, hands, talon, actor, actor, game, trump, seven_holder, rules.queen_first)
+            play_init(&play, hands, talon, actor, actor, game, trump, seven_holder, rules.queen_first, solver)
             run_play(&play, strategy, &rng, NULL, 0, &err)
             sv = settle_both(&play, &rules, game, k, proti_by, &won)
             fill_outcome(&play, &o, &rules)
@@ -901,7 +1057,6 @@ def stovka_shard(bit_generators, Py_ssize_t n_deals, dict rule_options, dict str
                 companion[5, 0] += won
                 companion[5, 1] += 1
         deals[0] = n_deals
-    return counters
 
 
 cdef int forehand_flavour(mask32 h12_betl) noexcept nogil:
@@ -942,17 +1097,27 @@ def play_one(hands, uint32_t talon, int actor, int game, int trump, int seven_ho
     cdef Outcome o
     cdef Rng rng
     cdef bitgen_t *bits = bitgen_pointer(bit_generator)
+    cdef Solver solver_store
+    cdef Solver *solver = NULL
     for i in range(N_SEATS):
         h[i] = hands[i]
         strategy[i] = STRATEGIES.index(strategies[i])
+        if strategy[i] >= STRAT_DOUBLE_DUMMY and solver == NULL:
+            if not solver_init(&solver_store):
+                raise MemoryError("no memory for the double-dummy transposition table")
+            solver = &solver_store
     if n_forced > 30:
         raise ValueError("at most 30 cards can be played")
-    play_init(&play, h, talon, actor, actor, game, trump, seven_holder, rules.queen_first)
+    play_init(&play, h, talon, actor, actor, game, trump, seven_holder, rules.queen_first, solver)
     for i in range(n_forced):
         f[i] = remap_card(forced[i], TO_BETL_POS) if play.betl else forced[i]
-    with bit_generator.lock:
-        rng_init(&rng, bits)
-        err = run_play(&play, strategy, &rng, f, n_forced, &err_index)
+    try:
+        with bit_generator.lock:
+            rng_init(&rng, bits)
+            err = run_play(&play, strategy, &rng, f, n_forced, &err_index)
+    finally:
+        if solver != NULL:
+            solver_free(solver)
     fill_outcome(&play, &o, &rules)
     back = (lambda c: remap_card(c, FROM_BETL_POS)) if play.betl else (lambda c: c)
     return dict(
@@ -992,3 +1157,66 @@ def settle_kernel(dict outcome, dict rule_options):
         o.k[part] = outcome.get("k", {}).get(key, 0)
     total = settle_outcome(&o, &rules.settle, &won)
     return total, bool(won)
+
+
+def dd_value_of(hands, int leader, int actor, int game, int trump, int seven_holder, bint queen_first):
+    """Exact double-dummy value (units: A/T + last trick for suit games; tricks the actor loses
+    in Malý, wins in Veľký) of a position at a trick boundary; hands of equal size (suit-game
+    encoding, validated by the caller)."""
+    cdef Solver solver
+    cdef DDState d
+    cdef int s, value
+    cdef int betl = not is_suit_game(game)
+    memset(&d, 0, sizeof(DDState))
+    for s in range(N_SEATS):
+        d.hand[s] = remap(hands[s], TO_BETL_POS) if betl else hands[s]
+    d.trump = NO_TRUMP if betl else trump
+    d.actor = actor
+    d.seven_holder = -1 if betl else seven_holder
+    d.queen_first = queen_first and not betl
+    d.goal = goal_of(game)
+    d.leader = leader
+    d.tricks_left = popcount32(d.hand[0])
+    if not solver_init(&solver):
+        raise MemoryError("no memory for the double-dummy transposition table")
+    with nogil:
+        value = dd_value(&solver, &d)
+    nodes = solver.nodes
+    solver_free(&solver)
+    return value, nodes
+
+
+def dd_benchmark(bit_generator, Py_ssize_t n_deals, int game):
+    """Solve n_deals random deals (10 cards each, seat 0 the actor and leader, random trumps)
+    from the first trick; returns the values' histogram and the number of search nodes."""
+    cdef Solver solver
+    cdef DDState d
+    cdef Rng rng
+    cdef uint8_t cards[N_CARDS]
+    cdef int c, s
+    cdef Py_ssize_t i
+    cdef bitgen_t *bits = bitgen_pointer(bit_generator)
+    hist = np.zeros(32, np.int64)
+    cdef int64_t[::1] h = hist
+    for c in range(N_CARDS):
+        cards[c] = <uint8_t>c
+    if not solver_init(&solver):
+        raise MemoryError("no memory for the double-dummy transposition table")
+    with bit_generator.lock, nogil:
+        rng_init(&rng, bits)
+        for i in range(n_deals):
+            rng_partial_shuffle(&rng, cards, N_CARDS, 30)
+            memset(&d, 0, sizeof(DDState))
+            for s in range(N_SEATS):
+                for c in range(HAND_CARDS):
+                    d.hand[s] |= (<mask32>1) << cards[s * HAND_CARDS + c]
+            d.trump = NO_TRUMP if game >= GAME_MALY else <int>rng_below(&rng, 4)
+            d.actor = 0
+            d.seven_holder = -1
+            d.goal = goal_of(game)
+            d.tricks_left = N_TRICKS
+            solver_new_deal(&solver)
+            h[dd_value(&solver, &d)] += 1
+    nodes = solver.nodes
+    solver_free(&solver)
+    return hist, nodes
