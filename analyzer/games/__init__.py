@@ -8,6 +8,8 @@ from typing import Any, Callable, Mapping
 
 import numpy as np
 
+from ..strategies import check as check_python, is_python
+
 
 @dataclass(frozen=True)
 class Analysis:
@@ -24,6 +26,9 @@ class Analysis:
     kernel: Callable[..., dict[str, np.ndarray]]
     streams: int = 1
     strategies: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # roles that also accept a user's Python strategy ("python:module:Class", see
+    # analyzer/strategies.py), with the methods that role calls
+    python_methods: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     def resolve_strategies(self, chosen: Mapping[str, str] | None = None) -> dict[str, str]:
         """Every role's strategy: the chosen ones, validated, and the defaults for the rest."""
@@ -32,8 +37,12 @@ class Analysis:
             if role not in self.strategies:
                 known = ", ".join(self.strategies) or "none"
                 raise ValueError(f"analysis {self.name!r} has no strategy role {role!r}; roles: {known}")
-            if name not in self.strategies[role]:
-                raise ValueError(f"unknown {role} strategy {name!r}; choose one of {', '.join(self.strategies[role])}")
+            if is_python(name) and role in self.python_methods:
+                check_python(name, self.python_methods[role])
+            elif name not in self.strategies[role]:
+                python = " or python:module:Class" if role in self.python_methods else ""
+                raise ValueError(f"unknown {role} strategy {name!r}; choose one of "
+                                 f"{', '.join(self.strategies[role])}{python}")
             resolved[role] = name
         return resolved
 
@@ -70,9 +79,10 @@ class Game:
 
 
 def _registry() -> dict[str, Game]:
-    from . import piquet, square, klabor, russian_bank, marias, semerik
+    from . import piquet, square, klabor, russian_bank, marias, semerik, vedma, piquet_three
 
-    return {g.name: g for g in (piquet.GAME, square.GAME, klabor.GAME, russian_bank.GAME, marias.GAME, semerik.GAME)}
+    return {g.name: g for g in (piquet.GAME, square.GAME, klabor.GAME, russian_bank.GAME, marias.GAME, semerik.GAME, vedma.GAME,
+                                piquet_three.GAME)}
 
 
 def get_game(name: str) -> Game:

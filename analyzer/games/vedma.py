@@ -1,0 +1,891 @@
+"""Ved'ma, the Russian old maid with the queen of spades (shared/rules/vedma.md): rule presets, the
+play analysis (who loses, how long a deal lasts), the witch-placement analysis on paired deals,
+the exact loss probabilities from the game's Markov chain, and the single-deal API.
+
+Presets: ``seed`` (the seed's literal order: each player discards pairs only after his own first
+draw) and ``standard`` (every hand discards its pairs before the first draw). Both default to
+4 players and the 32-card pack; ``--set players=2..6``, ``--set deck=52`` change that.
+"""
+from __future__ import annotations
+
+import itertools
+from collections import defaultdict
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from math import comb, factorial
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .._core import vedma as core
+from ..cards import FULL52, Cards, check_disjoint
+from ..stats import mean_interval, wilson
+from . import Analysis, Game
+
+WITCH = "QS"
+MIN_PLAYERS, MAX_PLAYERS = 2, 6
+PACK_RANKS = {32: "789TJQKA", 52: "23456789TJQKA"}
+
+_COMMON = dict(players=4, deck=32, next_dealer="rotate", edge_weight=1.0)
+PRESETS: dict[str, dict[str, Any]] = {
+    "seed": dict(_COMMON, order="literal"),
+    "standard": dict(_COMMON, order="standard"),
+}
+_CHOICES = {"order": ("literal", "standard"), "next_dealer": ("rotate", "loser")}
+
+
+def validate_option(key: str, value: Any) -> Any:
+    """Check one rule option (accepts the string forms the CLI passes)."""
+    if key in _CHOICES:
+        if value not in _CHOICES[key]:
+            raise ValueError(f"option {key} must be one of {', '.join(_CHOICES[key])}, got {value!r}")
+        return value
+    if key in ("players", "deck"):
+        text = str(value).strip()
+        number = int(text) if not isinstance(value, bool) and text.isdigit() else None
+        if key == "players" and (number is None or not MIN_PLAYERS <= number <= MAX_PLAYERS):
+            raise ValueError(f"option players must be an integer from {MIN_PLAYERS} to {MAX_PLAYERS}, got {value!r}")
+        if key == "deck" and number not in PACK_RANKS:
+            raise ValueError(f"option deck must be 32 or 52 (cards in the pack), got {value!r}")
+        return number
+    if key == "edge_weight":
+        try:
+            number = float(value) if not isinstance(value, bool) else None
+        except (TypeError, ValueError):
+            number = None
+        if number is None or not 0.01 <= number <= 100:
+            raise ValueError(f"option edge_weight must be a number from 0.01 to 100, got {value!r}")
+        return number
+    raise ValueError(f"unknown vedma rule option {key!r}")
+
+
+# ---------------------------------------------------------------------------------------------
+# Analyses
+
+def _play_kernel(bit_generators, n_deals: int, rules: dict) -> dict[str, np.ndarray]:
+    return core.play_shard(bit_generators[0], n_deals, rules)
+
+
+def _placement_kernel(bit_generators, n_deals: int, rules: dict) -> dict[str, np.ndarray]:
+    return core.placement_shard(bit_generators[0], bit_generators[1], n_deals, rules, rules["edge_weight"])
+
+
+GAME = Game(
+    name="vedma",
+    title="Ved'ma (old maid with the queen of spades)",
+    presets=PRESETS,
+    validate_option=validate_option,
+    analyses={
+        "play": Analysis("play", "Deal and play with uniform draws: loser by seat, game length", _play_kernel),
+        "placement": Analysis(
+            "placement",
+            "Witch placement against a drawer who favours the edges of a fanned hand (edge_weight), "
+            "on paired deals: random placement vs a smart holder",
+            _placement_kernel, streams=2),
+    },
+    report=lambda ctx: build_report(ctx),
+)
+
+
+# ---------------------------------------------------------------------------------------------
+# Exact values: the play phase as a Markov chain (rules file §6, "Why can we answer exactly")
+
+class Chain:
+    """The play phase on pair-free hands as a Markov chain.
+
+    Once every hand is pair-free, suits no longer matter: a rank is described by the set of seats
+    holding one card of it (a bitmask). A state is (counts, witch, turn): counts[S] = the number
+    of ranks held by exactly the seats in S, the witch's seat, the seat to draw. When seat t
+    draws a card of a rank held by S from seat r, the rank is then held by S ^ {r, t}: a pair is
+    discarded if t held the rank, otherwise the card just moved. The plain queens are a rank of
+    three cards whose last card is dead (its set has an odd size); a lone card in a given
+    position behaves the same way."""
+
+    def __init__(self, n: int):
+        self.n = n
+        self.members = [tuple(p for p in range(n) if s >> p & 1) for s in range(1 << n)]
+
+    def hand_sizes(self, counts, witch) -> list[int]:
+        h = [0] * self.n
+        for s, c in enumerate(counts):
+            if c:
+                for p in self.members[s]:
+                    h[p] += c
+        h[witch] += 1
+        return h
+
+    def settle(self, counts, witch, turn):
+        """The state with `turn` moved left past empty hands, or the loser's seat (an int) if
+        only one hand holds cards (it holds the witch)."""
+        h = self.hand_sizes(counts, witch)
+        if sum(1 for x in h if x) == 1:
+            return witch
+        while not h[turn]:
+            turn = (turn + 1) % self.n
+        return (counts, witch, turn)
+
+    def moves(self, state):
+        """([(numerator, next state or loser seat)], denominator = the victim's hand size)."""
+        counts, witch, t = state
+        n = self.n
+        h = self.hand_sizes(counts, witch)
+        r = (t - 1) % n
+        while not h[r]:
+            r = (r - 1) % n
+        after = (t + 1) % n
+        flip = (1 << r) | (1 << t)
+        out = []
+        for s, c in enumerate(counts):
+            if c and s >> r & 1:
+                new = list(counts)
+                new[s] -= 1
+                if s ^ flip:
+                    new[s ^ flip] += 1
+                out.append((c, self.settle(tuple(new), witch, after)))
+        if witch == r:
+            out.append((1, self.settle(counts, t, after)))
+        return out, h[r]
+
+    def explore(self, starts) -> dict:
+        """Every transient state reachable from the given ones, with its moves."""
+        table = {s: None for s in starts if not isinstance(s, int)}
+        stack = list(table)
+        while stack:
+            s = stack.pop()
+            table[s] = self.moves(s)
+            for _, nxt in table[s][0]:
+                if not isinstance(nxt, int) and nxt not in table:
+                    table[nxt] = None
+                    stack.append(nxt)
+        return table
+
+    def solve(self, table, exact: bool):
+        """{state: [P(seat 0 loses), ..., P(seat n-1 loses), E[draws to the end]]}: exact
+        fractions by elimination (fewest cards first, as moves never add cards), or floats by a
+        sparse LU solve."""
+        return self._solve_exact(table) if exact else self._solve_float(table)
+
+    def _solve_float(self, table):
+        # Moves never add cards, so the states are solved level by level (total cards held),
+        # fewest first: within a level the witch and unpaired cards can travel in cycles, so each
+        # level is one sparse linear system whose right-hand side uses the solved lower levels.
+        from scipy.sparse import csc_matrix, identity
+        from scipy.sparse.linalg import splu
+
+        n = self.n
+        levels = defaultdict(list)
+        for s in table:
+            levels[sum(self.hand_sizes(s[0], s[1]))].append(s)
+        values = {}
+        for level in sorted(levels):
+            states = levels[level]
+            index = {s: i for i, s in enumerate(states)}
+            m = len(states)
+            rows, cols, vals = [], [], []
+            rhs = np.zeros((m, n + 1))
+            rhs[:, n] = 1.0                               # every move is one draw
+            for i, s in enumerate(states):
+                moves, den = table[s]
+                for num, nxt in moves:
+                    p = num / den
+                    if isinstance(nxt, int):
+                        rhs[i, nxt] += p
+                    elif nxt in index:
+                        rows.append(i)
+                        cols.append(index[nxt])
+                        vals.append(p)
+                    else:
+                        rhs[i] += p * values[nxt]
+            a = identity(m, format="csc") - csc_matrix((vals, (rows, cols)), shape=(m, m))
+            x = splu(a).solve(rhs)
+            for i, s in enumerate(states):
+                values[s] = x[i]
+        return {s: list(v) for s, v in values.items()}
+
+    def _solve_exact(self, table):
+        n = self.n
+        order = sorted(table, key=lambda s: sum(self.hand_sizes(s[0], s[1])))
+        expr = {}
+        for s in order:
+            moves, den = table[s]
+            coef = defaultdict(Fraction)
+            rhs = [Fraction(0)] * n + [Fraction(1)]
+            for num, nxt in moves:
+                if isinstance(nxt, int):
+                    rhs[nxt] += Fraction(num, den)
+                else:
+                    coef[nxt] += Fraction(num, den)
+            # Substitute the states already expressed in terms of later ones, until none is left.
+            while known := [k for k in coef if k in expr]:
+                for k in known:
+                    c = coef.pop(k)
+                    k_coef, k_rhs = expr[k]
+                    for kk, v in k_coef.items():
+                        coef[kk] += c * v
+                    rhs = [a + c * b for a, b in zip(rhs, k_rhs)]
+            d = 1 - coef.pop(s, Fraction(0))
+            expr[s] = ({k: v / d for k, v in coef.items() if v}, [a / d for a in rhs])
+        values = {}
+        for s in reversed(order):
+            k_coef, x = expr[s]
+            for k, c in k_coef.items():
+                x = [a + c * b for a, b in zip(x, values[k])]
+            values[s] = x
+        return values
+
+
+def _multinomial(parts) -> int:
+    out = factorial(sum(parts))
+    for p in parts:
+        out //= factorial(p)
+    return out
+
+
+def hand_sizes(players: int, deck: int) -> list[int]:
+    """Dealing one card at a time from seat 0: the first deck % players seats get one more."""
+    return [deck // players + (i < deck % players) for i in range(players)]
+
+
+def _standard_starts(players: int, deck: int) -> dict:
+    """{(counts, witch seat): number of deals} after the preliminary discard of every deal, by
+    dynamic programming over the plain ranks (hand sizes so far, rank sets so far)."""
+    n, plain_ranks = players, deck // 4 - 1
+    size = tuple(hand_sizes(n, deck))
+    patterns = [(c, _multinomial(c), sum(1 << p for p in range(n) if c[p] % 2))
+                for c in itertools.product(range(5), repeat=n) if sum(c) == 4]
+    dp = {((0,) * n, (0,) * (1 << n)): 1}
+    for _ in range(plain_ranks):
+        nxt: dict = defaultdict(int)
+        for (sizes, counts), ways in dp.items():
+            for c, c_ways, odd in patterns:
+                new_sizes = tuple(a + b for a, b in zip(sizes, c))
+                if any(a > b for a, b in zip(new_sizes, size)):
+                    continue
+                if odd:
+                    new = list(counts)
+                    new[odd] += 1
+                    counts_after = tuple(new)
+                else:
+                    counts_after = counts
+                nxt[(new_sizes, counts_after)] += ways * c_ways
+        dp = nxt
+    starts: dict = defaultdict(int)
+    for (sizes, counts), ways in dp.items():
+        for witch in range(n):
+            for q in itertools.product(range(4), repeat=n):     # the three plain queens
+                if sum(q) != 3 or any(sizes[p] + q[p] + (p == witch) != size[p] for p in range(n)):
+                    continue
+                new = list(counts)
+                new[sum(1 << p for p in range(n) if q[p] % 2)] += 1
+                starts[(tuple(new), witch)] += ways * _multinomial(q)
+    return starts
+
+
+def _literal_two_player_paths(deck: int):
+    """The two-player literal order up to the moment both hands are pair-free: yields
+    (probability, witch seat as dealt, draws so far, chain state or loser seat). Seat 0 draws from
+    the dealer's full hand and discards, then the dealer draws from seat 0 and discards.
+    A deal is summarised by how many plain ranks seat 0 holds 0..4 cards of, its plain queens and
+    the witch's seat."""
+    plain_ranks = deck // 4 - 1
+    size0 = deck // 2
+    total = comb(deck, size0)
+    chain = Chain(2)
+    for m in itertools.product(range(plain_ranks + 1), repeat=5):
+        if sum(m) != plain_ranks:
+            continue
+        rank_ways = _multinomial(m)
+        for a, k in enumerate(m):
+            rank_ways *= comb(4, a) ** k
+        for q0, w0 in itertools.product(range(4), (0, 1)):
+            if sum(a * k for a, k in enumerate(m)) + q0 + (w0 == 0) != size0:
+                continue
+            p_deal = Fraction(rank_ways * comb(3, q0), total)
+            first = [((4 - a) * m[a], ("rank", a)) for a in range(4) if m[a]]
+            first += [(1, ("witch",))] if w0 == 1 else []
+            first += [(3 - q0, ("queen",))] if q0 < 3 else []
+            for cards1, what1 in first:
+                mm, w, q = list(m), w0, q0
+                if what1[0] == "rank":
+                    mm[what1[1]] -= 1
+                    mm[what1[1] + 1] += 1
+                elif what1[0] == "witch":
+                    w = 0
+                else:
+                    q += 1
+                p1 = p_deal * Fraction(cards1, size0)
+                odd_ranks, q_odd = mm[1] + mm[3], q % 2   # seat 0 after discarding its pairs
+                n0 = odd_ranks + q_odd + (w == 0)
+                if n0 == 0:
+                    yield p1, w0, 1, 1                     # seat 0 is out: the dealer loses
+                    continue
+                second = [(odd_ranks, "rank")] if odd_ranks else []
+                second += [(1, "witch")] if w == 0 else []
+                second += [(1, "queen")] if q_odd else []
+                for cards2, what2 in second:
+                    split, w2, q_at_0 = odd_ranks, w, q_odd
+                    if what2 == "rank":
+                        split -= 1                         # the dealer pairs it
+                    elif what2 == "witch":
+                        w2 = 1
+                    else:
+                        q_at_0 = 0
+                    counts = (0, int(q_at_0 == 1), int(q_at_0 == 0), split)
+                    yield p1 * Fraction(cards2, n0), w0, 2, chain.settle(counts, w2, 0)
+
+
+# Standard order: 2-3 players solve in seconds (3 players/52 cards: 4,074 states); 4 players with
+# 32 cards (54,575 states) takes about a minute, mostly the start distribution, so it is computed
+# only on request (slow=True) and in the report; 4 players with 52 cards and 5-6 players are out of reach here.
+FAST_EXACT_PLAYERS = 3
+SLOW_EXACT = {(4, 32)}
+
+
+@dataclass(frozen=True)
+class ExactValues:
+    players: int
+    deck: int
+    order: str
+    lose: tuple                   # P(seat loses), Fraction when exact else float
+    expected_draws: Any
+    witch_at_start_loses: tuple   # P(the seat holding QS when play starts holds it and loses)
+    out_at_start: tuple           # P(seat's hand is empty before the first draw)
+    cards_at_start: dict          # {cards left in all hands before the first draw: probability}
+    states: int                   # transient states of the chain
+
+
+def exact_supported(players: int, deck: int, order: str, slow: bool = False) -> bool:
+    """Whether exact_values covers the game (``slow``: include the cases taking about a minute)."""
+    if order == "literal":
+        return players == 2
+    return players <= FAST_EXACT_PLAYERS or (slow and (players, deck) in SLOW_EXACT)
+
+
+@lru_cache(maxsize=None)
+def exact_values(players: int, deck: int, order: str, exact: bool | None = None) -> ExactValues:
+    """Exact loss probabilities per seat and expected draws of a whole deal (uniform draws).
+
+    Standard order: 2 and 3 players, both packs, and 4 players with 32 cards (about a minute);
+    literal order: 2 players. ``exact`` chooses fractions (default for 2 players) or floats from
+    sparse solves (default for more)."""
+    if deck not in PACK_RANKS or not MIN_PLAYERS <= players <= MAX_PLAYERS or order not in _CHOICES["order"]:
+        raise ValueError(f"no such game: {players} players, {deck} cards, {order} order")
+    if not exact_supported(players, deck, order, slow=True):
+        raise ValueError(f"the exact chain covers the standard order with 2 or 3 players (and 4 players with "
+                         f"32 cards) and the literal order with 2 players, not {players} players, {deck} cards, "
+                         f"{order} order")
+    if exact is None:
+        exact = players == 2
+    num = Fraction if exact else float
+    chain = Chain(players)
+    n = players
+    if order == "standard":
+        starts = _standard_starts(players, deck)
+        total = sum(starts.values())
+        weighted = defaultdict(Fraction)                       # (state, witch seat) -> probability
+        out_at_start = [Fraction(0)] * n
+        cards_at_start: dict = defaultdict(Fraction)
+        for (counts, witch), ways in starts.items():
+            p = Fraction(ways, total)
+            sizes = chain.hand_sizes(counts, witch)
+            for seat in range(n):
+                out_at_start[seat] += p * (sizes[seat] == 0)
+            cards_at_start[sum(sizes)] += p
+            weighted[(chain.settle(counts, witch, 0), witch, 0)] += p
+    else:
+        weighted = defaultdict(Fraction)
+        for p, witch, draws, state in _literal_two_player_paths(deck):
+            weighted[(state, witch, draws)] += p
+        out_at_start = [Fraction(0)] * n
+        cards_at_start = {deck: Fraction(1)}
+    table = chain.explore({s for s, _, _ in weighted})
+    values = chain.solve(table, exact)
+    lose = [num(0)] * n
+    draws_mean = num(0)
+    witch_loses = [num(0)] * n
+    for (state, witch, draws_before), p in weighted.items():
+        p = num(p)
+        if isinstance(state, int):
+            v = [num(int(state == seat)) for seat in range(n)] + [num(0)]
+        else:
+            v = values[state]
+        for seat in range(n):
+            lose[seat] += p * v[seat]
+        witch_loses[witch] += p * v[witch]
+        draws_mean += p * (v[n] + draws_before)
+    return ExactValues(players, deck, order, tuple(lose), draws_mean, tuple(witch_loses),
+                       tuple(num(x) for x in out_at_start), {k: num(v) for k, v in sorted(cards_at_start.items())},
+                       len(table))
+
+
+# ---------------------------------------------------------------------------------------------
+# Single-deal API
+
+def _pack_ranks(deck: int) -> str:
+    if deck not in PACK_RANKS:
+        raise ValueError(f"deck must be 32 or 52 cards, got {deck!r}")
+    return PACK_RANKS[deck]
+
+
+def parse_hands(hands, deck: int = 32, full_deal: bool = False) -> list[list[str]]:
+    """Parse 2..6 hands of the given pack (cards checked, no card twice, QS held by someone;
+    with full_deal, every card dealt and the hand sizes of a deal from seat 0)."""
+    if isinstance(hands, str):
+        raise ValueError("hands must be a list of hands (one card string or card list per seat)")
+    hands = list(hands)
+    if not MIN_PLAYERS <= len(hands) <= MAX_PLAYERS:
+        raise ValueError(f"Ved'ma needs {MIN_PLAYERS} to {MAX_PLAYERS} hands, got {len(hands)}")
+    ranks = _pack_ranks(deck)
+    names = [f"seat {p}" for p in range(len(hands))]
+    parsed = [FULL52.parse(h, what=f"{name} hand") for h, name in zip(hands, names)]
+    for cards, name in zip(parsed, names):
+        for card in cards:
+            if card[0] not in ranks:
+                raise ValueError(f"card {card!r} in the {name} hand is not in the {deck}-card pack (ranks {' '.join(ranks)})")
+    check_disjoint(parsed, names)
+    if not any(WITCH in h for h in parsed):
+        raise ValueError("nobody holds the witch (QS)")
+    if full_deal:
+        expected = hand_sizes(len(hands), deck)
+        for cards, name, size in zip(parsed, names, expected):
+            if len(cards) != size:
+                raise ValueError(f"the {name} hand has {len(cards)} cards; dealing {deck} cards to "
+                                 f"{len(hands)} players from seat 0 gives {size}")
+    return parsed
+
+
+def discard_pairs(hand: Cards, deck: int = 52) -> list[str]:
+    """The cards left after discarding every pair of a hand (QS never pairs; of a rank held an
+    odd number of times, the card of the last suit in the order S H D C stays)."""
+    ranks = _pack_ranks(deck)
+    cards = FULL52.parse(hand)
+    for card in cards:
+        if card[0] not in ranks:
+            raise ValueError(f"card {card!r} is not in the {deck}-card pack")
+    return FULL52.from_mask(core.discard(FULL52.mask(cards)))
+
+
+@dataclass(frozen=True)
+class PositionOdds:
+    lose: tuple                 # exact P(seat loses), Fractions
+    expected_draws: Fraction
+
+
+def position_odds(hands, to_draw: int = 0, deck: int = 52) -> PositionOdds:
+    """Exact odds of a position with uniform draws: each hand first discards its pairs, then
+    seat `to_draw` draws from the nearest seat on its right holding cards, and so on."""
+    parsed = parse_hands(hands, deck)
+    n = len(parsed)
+    if isinstance(to_draw, bool) or not isinstance(to_draw, int) or not 0 <= to_draw < n:
+        raise ValueError(f"to_draw must be a seat from 0 to {n - 1}, got {to_draw!r}")
+    held = [set(discard_pairs(h, deck)) for h in parsed]
+    counts = [0] * (1 << n)
+    witch = next(p for p in range(n) if WITCH in held[p])
+    for rank in "23456789TJQKA":
+        holders = sum(1 << p for p in range(n) for s in "SHDC" if rank + s != WITCH and rank + s in held[p])
+        if holders:
+            counts[holders] += 1
+    chain = Chain(n)
+    state = chain.settle(tuple(counts), witch, to_draw)
+    if isinstance(state, int):
+        return PositionOdds(tuple(Fraction(int(state == p)) for p in range(n)), Fraction(0))
+    values = chain.solve(chain.explore([state]), exact=True)[state]
+    return PositionOdds(tuple(values[:n]), values[n])
+
+
+@dataclass(frozen=True)
+class Draw:
+    drawer: int
+    victim: int
+    card: str
+    hands_after: tuple          # every hand after the drawer discarded
+
+
+@dataclass(frozen=True)
+class Playthrough:
+    options: dict
+    dealt: tuple
+    draws: tuple
+    loser: int
+
+    def explain(self) -> str:
+        o = self.options
+        lines = [f"Ved'ma: {o['players']} players, {o['deck']} cards, {o['order']} order; seat "
+                 f"{o['players'] - 1} dealt, seat 0 draws first"]
+        lines += [f"seat {p} dealt: {' '.join(h)}" for p, h in enumerate(self.dealt)]
+        if o["order"] == "standard":
+            lines += [f"seat {p} after discarding pairs: {' '.join(discard_pairs(h, o['deck'])) or '(out)'}"
+                      for p, h in enumerate(self.dealt)]
+        for i, d in enumerate(self.draws, 1):
+            lines.append(f"{i:3d}. seat {d.drawer} draws {d.card} from seat {d.victim}; hand sizes "
+                         + " ".join(str(len(h)) for h in d.hands_after))
+        lines.append(f"seat {self.loser} is left with the witch and loses after {len(self.draws)} draws")
+        return "\n".join(lines)
+
+
+def play_deal(hands, rules: str = "seed", seed: int = 0, **overrides) -> Playthrough:
+    """Play one given full deal (one hand per seat, seat 0 = dealer's left) with uniform draws from
+    PCG64(seed); ``rules`` names a preset, keyword arguments override its options (players is
+    taken from the number of hands)."""
+    if isinstance(hands, str):
+        raise ValueError("hands must be a list of hands (one card string or card list per seat)")
+    hands = list(hands)
+    if not MIN_PLAYERS <= len(hands) <= MAX_PLAYERS:
+        raise ValueError(f"Ved'ma needs {MIN_PLAYERS} to {MAX_PLAYERS} hands, got {len(hands)}")
+    options = GAME.resolve_rules(rules, {**overrides, "players": len(hands)})
+    parsed = parse_hands(hands, options["deck"], full_deal=True)
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ValueError(f"the seed must be a non-negative integer, got {seed!r}")
+    masks = [FULL52.mask(h) for h in parsed]
+    loser, n_draws, trace = core.play_traced(masks, options, np.random.PCG64(seed))
+    current = [FULL52.mask(h) for h in parsed]
+    if options["order"] == "standard":
+        current = [core.discard(m) for m in current]
+    draws = []
+    for drawer, victim, bit in trace.tolist():
+        current[victim] &= ~(1 << bit)
+        current[drawer] = core.discard(current[drawer] | (1 << bit))
+        draws.append(Draw(drawer, victim, FULL52.card(bit), tuple(tuple(FULL52.from_mask(m)) for m in current)))
+    return Playthrough(options, tuple(tuple(FULL52.from_mask(m)) for m in masks), tuple(draws), loser)
+
+
+# ---------------------------------------------------------------------------------------------
+# Tables from merged counters
+
+def seat_name(seat: int, players: int) -> str:
+    if seat == players - 1:
+        return f"seat {seat} (dealer)"
+    return f"seat {seat} (draws first)" if seat == 0 else f"seat {seat}"
+
+
+def _exact_or_none(rules: dict, slow: bool = False) -> ExactValues | None:
+    if not exact_supported(rules["players"], rules["deck"], rules["order"], slow):
+        return None
+    return exact_values(rules["players"], rules["deck"], rules["order"])
+
+
+def loss_table(counters: dict[str, np.ndarray], rules: dict, with_exact: bool = True,
+               slow_exact: bool = False) -> pd.DataFrame:
+    """P(lose) per seat with its Wilson 95% interval, the exact value where the chain gives one,
+    and the distance from it in standard errors; then the mean number of draws, and
+    P(the seat holding the witch when play starts loses) per seat."""
+    n, deals = rules["players"], int(counters["deals"][0])
+    exact = _exact_or_none(rules, slow_exact) if with_exact else None
+    rows = []
+
+    def rate(event, who, count, total, exact_value=None):
+        low, high = wilson(count, total)
+        est = count / total if total else np.nan
+        ex = float(exact_value) if exact_value is not None else np.nan
+        se = np.sqrt(ex * (1 - ex) / total) if total and not np.isnan(ex) else np.nan
+        z = (est - ex) / se if se and se > 0 else np.nan
+        rows.append(dict(event=event, seat=who, count=int(count), n=int(total), estimate=est,
+                         ci_low=float(low), ci_high=float(high), exact=ex, z=z))
+
+    for seat in range(n):
+        rate("loses", seat_name(seat, n), counters["lose"][seat], deals, exact.lose[seat] if exact else None)
+    for seat in range(n):
+        rate("out before the first draw", seat_name(seat, n), counters["out_at_start"][seat], deals,
+             exact.out_at_start[seat] if exact else None)
+    for seat in range(n):
+        rate("holds the witch when play starts and loses", seat_name(seat, n),
+             counters["witch_at_start_loses"][seat], deals, exact.witch_at_start_loses[seat] if exact else None)
+    for seat in range(n):
+        rate("loses, given the witch when play starts", seat_name(seat, n),
+             counters["witch_at_start_loses"][seat], counters["witch_at_start"][seat])
+    mean, low, high = mean_interval(float(counters["draws_sum"][0]), float(counters["draws_sumsq"][0]), deals)
+    ex = float(exact.expected_draws) if exact else np.nan
+    rows.append(dict(event="mean number of draws", seat="all", count=pd.NA, n=deals, estimate=mean,
+                     ci_low=low, ci_high=high, exact=ex, z=np.nan))
+    table = pd.DataFrame(rows)
+    table["count"] = table["count"].astype("Int64")
+    return table
+
+
+def length_table(counters: dict[str, np.ndarray]) -> pd.DataFrame:
+    """The distribution of the number of draws in a deal: probability and cumulative share."""
+    hist = counters["draws_hist"].astype(np.int64)
+    deals = int(hist.sum())
+    top = int(np.nonzero(hist)[0].max()) + 1 if deals else 0
+    low, high = wilson(hist[:top], deals)
+    last = len(hist) - 1
+    return pd.DataFrame({
+        "draws": [f">= {d}" if d == last else str(d) for d in range(top)],
+        "count": hist[:top], "probability": hist[:top] / max(deals, 1), "ci_low": low, "ci_high": high,
+        "cumulative": np.cumsum(hist[:top]) / max(deals, 1)})
+
+
+def length_quantiles(counters: dict[str, np.ndarray], qs=(0.1, 0.5, 0.9, 0.99)) -> dict[str, int]:
+    cumulative = np.cumsum(counters["draws_hist"]) / counters["draws_hist"].sum()
+    return {f"q{int(q * 100)}": int(np.searchsorted(cumulative, q)) for q in qs}
+
+
+def paired_difference(paired: np.ndarray, deals: int):
+    """Mean of d = [loses in the variant] - [loses with random placement] over paired deals
+    (tallies: both, only random, only variant) with a normal 95% interval."""
+    only_random, only_variant = int(paired[1]), int(paired[2])
+    diff_sum = only_variant - only_random
+    sq_sum = only_variant + only_random
+    return mean_interval(float(diff_sum), float(sq_sum), deals)
+
+
+def placement_table(counters: dict[str, np.ndarray], rules: dict) -> pd.DataFrame:
+    """P(lose) of each seat with random placement, with that seat hiding the witch smartly, and
+    with every seat doing so; the paired difference on the same deals with its 95% interval."""
+    n, deals = rules["players"], int(counters["deals"][0])
+    rows = []
+    for seat in range(n):
+        for variant, who in ((1 + seat, "this seat alone"), (n + 1, "every seat")):
+            base = counters["lose"][0, seat]
+            mean, low, high = paired_difference(counters["paired"][variant, seat], deals)
+            rows.append(dict(seat=seat_name(seat, n), smart_holders=who, deals=deals,
+                             p_lose_random=base / deals, p_lose_smart=counters["lose"][variant, seat] / deals,
+                             difference=mean, diff_ci_low=low, diff_ci_high=high))
+    return pd.DataFrame(rows)
+
+
+def session_expectations(seat_loss, next_dealer: str, deals: int) -> pd.DataFrame:
+    """Expected losses of each player over a session of `deals` deals, starting with player n-1
+    dealing (so player p sits at seat p), given the per-seat loss probabilities of one deal.
+    ``rotate``: the deal passes to the left; ``loser``: the loser deals next (a Markov chain on the
+    dealer). The deals are independent given the seats, so this is exact for exact inputs."""
+    seat_loss = np.asarray([float(x) for x in seat_loss])
+    n = len(seat_loss)
+    if next_dealer not in _CHOICES["next_dealer"]:
+        raise ValueError(f"next_dealer must be rotate or loser, got {next_dealer!r}")
+    dealer = np.zeros(n)
+    dealer[n - 1] = 1.0
+    expected = np.zeros(n)
+    for _ in range(deals):
+        # with player D dealing, player p sits at seat (p - D - 1) mod n
+        lose = np.array([sum(dealer[d] * seat_loss[(p - d - 1) % n] for d in range(n)) for p in range(n)])
+        expected += lose
+        dealer = lose if next_dealer == "loser" else np.roll(dealer, 1)
+    return pd.DataFrame({"player": range(n), "expected_losses": expected, "share": expected / deals})
+
+
+# ---------------------------------------------------------------------------------------------
+# Report
+
+REPORT_DEALS = 1_000_000
+REPORT_PLACEMENT_DEALS = 500_000
+REPORT_EDGE_WEIGHTS = (2.0, 0.5)
+SESSION_DEALS = (6, 12, 60)
+
+
+def _fmt_exact(value) -> str:
+    return str(value) if isinstance(value, Fraction) else f"{float(value):.12f}"
+
+
+def build_report(ctx) -> list:
+    from ..report import Section
+    import matplotlib.pyplot as plt
+
+    summary, lengths, results = [], [], {}
+    for order, preset in (("literal", "seed"), ("standard", "standard")):
+        for deck in PACK_RANKS:
+            for players in range(MIN_PLAYERS, MAX_PLAYERS + 1):
+                result = ctx.run("vedma", "play", preset, REPORT_DEALS, {"players": players, "deck": deck})
+                results[(order, deck, players)] = result
+                rules = result.config.rule_options
+                table = loss_table(result.counters, rules, slow_exact=ctx.scale >= 1)
+                for _, row in table[table.event == "loses"].iterrows():
+                    summary.append(dict(order=order, deck=deck, players=players, **row.drop("event").to_dict()))
+                mean_row = table[table.event == "mean number of draws"].iloc[0]
+                lengths.append(dict(order=order, deck=deck, players=players, deals=int(mean_row["n"]),
+                                    mean_draws=mean_row["estimate"], ci_low=mean_row["ci_low"],
+                                    ci_high=mean_row["ci_high"], exact_mean=mean_row["exact"],
+                                    **length_quantiles(result.counters)))
+    summary_df = pd.DataFrame(summary)
+    sections = [Section(
+        "Ved'ma: who is left with the witch",
+        "Each deal is played to the end with uniform random draws. Seat 0 sits at the dealer's left "
+        "and draws first; the last seat deals. `seed` order: no preliminary discard, each player "
+        "discards his pairs after his own draw (the seed's wording); `standard` order: all pairs are "
+        "discarded before the first draw. `exact` is the solution of the game's Markov chain "
+        "(standard order: 2-3 players with both packs and 4 players with 32 cards; seed order: 2 "
+        "players); `z` is the estimate's distance from it in standard errors.",
+        tables=[("P(lose) by seat", summary_df)])]
+    fig, axes = plt.subplots(2, 2, figsize=(11, 7), sharey=True)
+    for (i, order), (j, deck) in itertools.product(enumerate(("literal", "standard")), enumerate(PACK_RANKS)):
+        ax = axes[i, j]
+        for players in range(MIN_PLAYERS, MAX_PLAYERS + 1):
+            rows = summary_df[(summary_df.order == order) & (summary_df.deck == deck) & (summary_df.players == players)]
+            ax.plot(range(players), rows.estimate, marker="o", label=f"{players} players")
+        ax.set_title(f"{order} order, {deck} cards")
+        ax.set_xlabel("seat (0 draws first, last = dealer)")
+        ax.set_ylabel("P(lose)")
+    axes[0, 0].legend(fontsize=8)
+    sections[0].figures.append(("P(lose) by seat; a fair game would give 1/players to every seat.", fig))
+
+    exact_rows = []
+    for (players, deck, order) in [(2, 32, "standard"), (2, 32, "literal"), (2, 52, "standard"), (2, 52, "literal"),
+                                   (3, 32, "standard"), (3, 52, "standard")] + ([(4, 32, "standard")] if ctx.scale >= 1 else []):
+        e = exact_values(players, deck, order)
+        for seat in range(players):
+            exact_rows.append(dict(players=players, deck=deck, order=order, seat=seat_name(seat, players),
+                                   p_lose=float(e.lose[seat]), exact=_fmt_exact(e.lose[seat]),
+                                   expected_draws=float(e.expected_draws), chain_states=e.states))
+    sections.append(Section(
+        "Ved'ma: exact values from the Markov chain",
+        "After the preliminary discard a state is: for every set of seats, how many ranks are held one "
+        "card each by exactly those seats; the witch's seat; the seat to draw. The chain is solved "
+        "exactly in fractions for 2 players and by sparse LU, level by level of cards held, for more. "
+        "The literal order is reduced to the chain after the first two draws (2 players). 4 players "
+        "with 52 cards and 5-6 players are beyond this solver's reach in reasonable time; Monte Carlo only.",
+        tables=[("Exact P(lose) and expected number of draws", pd.DataFrame(exact_rows))]))
+
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4), sharey=True)
+    for ax, deck in zip(axes, PACK_RANKS):
+        for players in range(MIN_PLAYERS, MAX_PLAYERS + 1):
+            hist = results[("literal", deck, players)].counters["draws_hist"]
+            top = int(np.searchsorted(np.cumsum(hist) / hist.sum(), 0.999)) + 1
+            ax.step(np.arange(top), hist[:top] / hist.sum(), where="mid", label=f"{players} players")
+        ax.set_title(f"seed order, {deck} cards")
+        ax.set_xlabel("number of draws in a deal")
+        ax.set_ylabel("probability")
+        ax.legend(fontsize=8)
+    sections.append(Section(
+        "Ved'ma: how long a deal lasts",
+        "Number of draws from the first draw to the end (a draw is one card taken from the right-hand "
+        "neighbour). q10..q99 are quantiles of the simulated distribution.",
+        tables=[("Game length", pd.DataFrame(lengths))],
+        figures=[("Distribution of the number of draws, seed order.", fig)]))
+
+    placement_tables = []
+    for weight in REPORT_EDGE_WEIGHTS:
+        result = ctx.run("vedma", "placement", "seed", REPORT_PLACEMENT_DEALS, {"edge_weight": weight})
+        table = placement_table(result.counters, result.config.rule_options)
+        placement_tables.append((f"Witch placement, 4 players, 32 cards, seed order, edge weight {weight}", table))
+    sections.append(Section(
+        "Ved'ma: does it matter where the witch sits in the fan?",
+        "A drawer who is not perfectly random tends to favour some positions of a fanned hand. Model: "
+        "the two edge cards are taken with weight e and every inner card with weight 1 (e = 2: the "
+        "drawer likes the edges; e = 0.5: he avoids them). A smart holder keeps the witch where it is "
+        "least likely to be taken (inside the fan if e > 1, at an edge if e < 1), so with h >= 3 cards "
+        "he gives it up with probability min(e,1)/(2e+h-2) instead of 1/h; the other cards are in "
+        "random order. Every deal is played with all holders random, with one seat smart, and with "
+        "every seat smart; `difference` is the paired change in that seat's P(lose) on the same deals, "
+        "with a 95% interval.",
+        tables=placement_tables))
+
+    session_rows = []
+    for (order, deck, players), result in results.items():
+        if deck != 32 or players not in (3, 4):
+            continue
+        seat_loss = result.counters["lose"][:players] / result.counters["deals"][0]
+        for rule in _CHOICES["next_dealer"]:
+            for deals in SESSION_DEALS:
+                df = session_expectations(seat_loss, rule, deals)
+                session_rows.append(dict(order=order, players=players, next_dealer=rule, session_deals=deals,
+                                         **{f"player {p} share": s for p, s in enumerate(df["share"])},
+                                         spread=float(df["share"].max() - df["share"].min())))
+    sections.append(Section(
+        "Ved'ma: sessions — does the dealer rotation even out the seats?",
+        "Share of the deals each player is expected to lose over a session, player n-1 dealing first, "
+        "computed from the per-seat P(lose) above (the deals are independent given the seats). "
+        "`rotate`: the deal passes to the left, so over a multiple of n deals every player sits in "
+        "every seat equally often; `loser`: the loser deals next.",
+        tables=[("Expected share of losses per player, 32 cards", pd.DataFrame(session_rows))]))
+    return sections
+
+
+# ---------------------------------------------------------------------------------------------
+# Command line: kozyr vedma odds | length | exact | placement | play | position
+
+def register_cli(sub) -> None:
+    from .. import cli
+
+    odds = sub.add_parser("odds", help="P(lose) by seat with intervals and exact values, mean game length")
+    cli.add_run_options(odds, "vedma", default_deals=1_000_000)
+    odds.add_argument("--no-exact", action="store_true", help="skip the exact values")
+    odds.add_argument("--slow-exact", action="store_true", help="also solve the chain for 4 players (about a minute)")
+    odds.set_defaults(handler=_cmd_odds)
+
+    length = sub.add_parser("length", help="distribution of the number of draws in a deal")
+    cli.add_run_options(length, "vedma", default_deals=1_000_000)
+    length.set_defaults(handler=_cmd_length)
+
+    exact = sub.add_parser("exact", help="exact P(lose) per seat from the Markov chain")
+    exact.add_argument("--players", type=int, default=2)
+    exact.add_argument("--deck", type=int, default=32)
+    exact.add_argument("--order", default="literal", choices=_CHOICES["order"])
+    exact.add_argument("--json", action="store_true")
+    exact.set_defaults(handler=_cmd_exact)
+
+    placement = sub.add_parser("placement", help="witch placement against a drawer favouring the edges (paired deals)")
+    cli.add_run_options(placement, "vedma", default_deals=500_000)
+    placement.add_argument("--edge-weight", type=float, default=2.0,
+                           help="weight of the two edge cards of a fanned hand (inner cards 1; default 2)")
+    placement.set_defaults(handler=_cmd_placement)
+
+    play = sub.add_parser("play", help="play one given deal and print every draw")
+    play.add_argument("--hand", dest="hands", action="append", required=True,
+                      help="one seat's cards, from seat 0 (dealer's left) to the dealer; repeat per seat")
+    play.add_argument("--rules", default="seed", choices=list(PRESETS))
+    play.add_argument("--set", dest="overrides", type=cli.option, action="append", default=[], metavar="KEY=VALUE")
+    play.add_argument("--seed", type=cli.seed, default=0)
+    play.set_defaults(handler=_cmd_play)
+
+    position = sub.add_parser("position", help="exact odds of a position (hands discard pairs first)")
+    position.add_argument("--hand", dest="hands", action="append", required=True, help="one seat's cards; repeat per seat")
+    position.add_argument("--to-draw", type=int, default=0, help="the seat to draw next (default 0)")
+    position.set_defaults(handler=_cmd_position)
+
+
+def _cmd_odds(args) -> int:
+    from .. import cli
+
+    result = cli.execute(args, "vedma", "play")
+    table = loss_table(result.counters, result.config.rule_options, with_exact=not args.no_exact,
+                       slow_exact=args.slow_exact)
+    cli.emit_table(args, result, table)
+    return 0 if result.complete else cli.EXIT_INTERRUPTED
+
+
+def _cmd_length(args) -> int:
+    from .. import cli
+
+    result = cli.execute(args, "vedma", "play")
+    cli.emit_table(args, result, length_table(result.counters))
+    return 0 if result.complete else cli.EXIT_INTERRUPTED
+
+
+def _cmd_exact(args) -> int:
+    import json
+
+    e = exact_values(args.players, args.deck, args.order)
+    rows = [dict(seat=seat_name(p, args.players), p_lose=float(e.lose[p]), exact=_fmt_exact(e.lose[p]))
+            for p in range(args.players)]
+    if args.json:
+        print(json.dumps(dict(players=e.players, deck=e.deck, order=e.order, seats=rows,
+                              expected_draws=_fmt_exact(e.expected_draws), chain_states=e.states), indent=2))
+    else:
+        print(f"# vedma exact: {e.players} players, {e.deck} cards, {e.order} order ({e.states} chain states)")
+        print(pd.DataFrame(rows).to_string(index=False))
+        print(f"expected number of draws: {float(e.expected_draws):.12f} = {_fmt_exact(e.expected_draws)}")
+    return 0
+
+
+def _cmd_placement(args) -> int:
+    from .. import cli
+
+    args.overrides = list(args.overrides) + [("edge_weight", str(args.edge_weight))]
+    result = cli.execute(args, "vedma", "placement")
+    cli.emit_table(args, result, placement_table(result.counters, result.config.rule_options))
+    return 0 if result.complete else cli.EXIT_INTERRUPTED
+
+
+def _cmd_play(args) -> int:
+    print(play_deal(args.hands, args.rules, args.seed, **dict(args.overrides)).explain())
+    return 0
+
+
+def _cmd_position(args) -> int:
+    odds = position_odds(args.hands, args.to_draw)
+    for p, value in enumerate(odds.lose):
+        print(f"seat {p}: P(lose) = {value} = {float(value):.6f}")
+    print(f"expected number of draws: {odds.expected_draws} = {float(odds.expected_draws):.6f}")
+    return 0
