@@ -839,6 +839,7 @@ cdef enum:
     RES_DEAD = 3
     RES_OPEN = 4
     TT_PROBES = 8
+    MAX_FRAMES = 1 << 21         # deeper paths end the search as unresolved (memory bound)
 
 cdef struct Solo:
     uint8_t house[SOLO_HOUSES][HOUSE_CAP]
@@ -852,7 +853,7 @@ cdef struct Solo:
 
 cdef struct Frame:
     Solo st
-    uint32_t moves[SOLO_MAX_MOVES]
+    int first                    # this frame's moves are movebuf[first .. first + nm)
     int nm
     int i
 
@@ -883,6 +884,9 @@ cdef struct SoloCtx:
     uint32_t gen
     Frame *frames
     int frames_cap
+    uint32_t *movebuf            # the move lists of all frames on the path, back to back
+    int movebuf_cap
+    uint32_t scratch[SOLO_MAX_MOVES]
     int max_depth
 
 
@@ -1172,6 +1176,22 @@ cdef int tt_visit(SoloCtx *x, const uint64_t *key, int cost) noexcept nogil:
     e.cost = cost
     return 0
 
+cdef int push_moves(SoloCtx *x, Frame *f, int first) noexcept nogil:
+    """Generate the moves of f's position into the shared move buffer from `first` on."""
+    cdef int n = solo_moves(x, &f.st, x.scratch)
+    cdef uint32_t *grown
+    while first + n > x.movebuf_cap:
+        grown = <uint32_t *>realloc(x.movebuf, 2 * x.movebuf_cap * sizeof(uint32_t))
+        if grown == NULL:
+            return 0
+        x.movebuf = grown
+        x.movebuf_cap *= 2
+    memcpy(x.movebuf + first, x.scratch, n * sizeof(uint32_t))
+    f.first = first
+    f.nm = n
+    f.i = 0
+    return 1
+
 cdef int solo_search(SoloCtx *x, const Solo *root) noexcept nogil:
     """Depth-first search from root: RES_WIN, RES_LOSS or RES_UNRESOLVED (budget exhausted). In
     tempo mode it continues after a win and x.best ends as the fewest discards (exact when the
@@ -1196,17 +1216,19 @@ cdef int solo_search(SoloCtx *x, const Solo *root) noexcept nogil:
         return RES_WIN
     solo_key(x, &x.frames[0].st, key)
     tt_visit(x, key, x.frames[0].st.discards)
-    x.frames[0].nm = solo_moves(x, &x.frames[0].st, x.frames[0].moves)
-    x.frames[0].i = 0
+    if not push_moves(x, &x.frames[0], 0):
+        return RES_UNRESOLVED
     depth = 0
     while depth >= 0:
         f = &x.frames[depth]
         if f.i >= f.nm:
             depth -= 1
             continue
-        mv = f.moves[f.i]
+        mv = x.movebuf[f.first + f.i]
         f.i += 1
         if depth + 1 >= x.frames_cap:
+            if x.frames_cap >= MAX_FRAMES:
+                return RES_UNRESOLVED
             grown = <Frame *>realloc(x.frames, 2 * x.frames_cap * sizeof(Frame))
             if grown == NULL:
                 return RES_UNRESOLVED
@@ -1233,8 +1255,8 @@ cdef int solo_search(SoloCtx *x, const Solo *root) noexcept nogil:
         x.nodes += 1
         if x.nodes > x.budget:
             return RES_UNRESOLVED
-        nf.nm = solo_moves(x, &nf.st, nf.moves)
-        nf.i = 0
+        if not push_moves(x, nf, f.first + f.nm):
+            return RES_UNRESOLVED
         depth += 1
         if depth > x.max_depth:
             x.max_depth = depth
@@ -1249,11 +1271,14 @@ cdef int ctx_init(SoloCtx *x, int tt_bits) noexcept nogil:
     x.tt_mask = (<uint64_t>1 << tt_bits) - 1
     x.frames_cap = 256
     x.frames = <Frame *>malloc(x.frames_cap * sizeof(Frame))
-    return x.tt != NULL and x.frames != NULL
+    x.movebuf_cap = 1 << 14
+    x.movebuf = <uint32_t *>malloc(x.movebuf_cap * sizeof(uint32_t))
+    return x.tt != NULL and x.frames != NULL and x.movebuf != NULL
 
 cdef void ctx_free(SoloCtx *x) noexcept nogil:
     free(x.tt)
     free(x.frames)
+    free(x.movebuf)
 
 cdef void solo_deal(SoloCtx *x, Solo *s, const uint8_t *d) noexcept nogil:
     cdef int i

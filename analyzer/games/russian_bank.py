@@ -804,10 +804,9 @@ def register_cli(sub) -> None:
     cli.add_run_options(solo, "russian_bank", default_deals=1000)
     solo.set_defaults(handler=_cmd_solo)
 
-    duel = sub.add_parser("duel", help="two-player games with named strategies")
+    duel = sub.add_parser("duel", help="two-player games with named strategies (--strategy first=greedy second=random)")
     cli.add_run_options(duel, "russian_bank", default_deals=100_000)
-    duel.add_argument("--first", default="greedy", choices=_STRATEGY_NAMES)
-    duel.add_argument("--second", default="greedy", choices=_STRATEGY_NAMES)
+    cli.add_strategy_option(duel)
     duel.set_defaults(handler=_cmd_duel)
 
     play = sub.add_parser("play", help="play one game from a seed and print the transcript")
@@ -837,15 +836,10 @@ def _cmd_solo(args) -> int:
 
 def _cmd_duel(args) -> int:
     from .. import cli
-    from ..runner import RunConfig, run
 
-    if args.workers < 1:
-        raise cli.UserError(f"--workers must be at least 1, got {args.workers}")
-    config = RunConfig(game="russian_bank", analysis="duel", rules=args.rules, overrides=dict(args.overrides),
-                       deals=args.deals, seed=args.seed, shard_size=args.shard_size,
-                       strategies=dict(first=args.first, second=args.second))
-    result = run(config, workers=args.workers, backend=args.backend)
-    cli.emit_table(args, result, duel_table(result.counters, f"{args.first} vs {args.second}"))
+    result = cli.execute(args, "russian_bank", "duel")
+    names = result.config.strategy_names
+    cli.emit_table(args, result, duel_table(result.counters, f"{names['first']} vs {names['second']}"))
     return 0 if result.complete else cli.EXIT_INTERRUPTED
 
 
