@@ -17,6 +17,7 @@ import pandas as pd
 
 from .._core import piquet as core
 from ..cards import PIQUET32, Cards, check_disjoint
+from ..strategies import is_python
 from ..stats import histogram_moments, mean_interval, wilson
 from . import Analysis, Game
 
@@ -132,16 +133,20 @@ def _declarations_kernel(bit_generators, n_deals: int, rules: dict) -> dict[str,
     return core.declarations_shard(bit_generators[0], n_deals, rules)
 
 
-def _deal_kernel(bit_generators, n_deals: int, rules: dict, strategies: dict) -> dict[str, np.ndarray]:
-    return core.deal_shard(bit_generators, n_deals, rules, strategies)
+def _with_python(kernel, holders):
+    """A shard kernel that builds the Python strategies of the shard (if any) and their callback,
+    and raises the first error a Python strategy made."""
+    def run_kernel(bit_generators, n_deals: int, rules: dict, strategies: dict) -> dict[str, np.ndarray]:
+        callback = PythonSeats(strategies, holders, rules)
+        counters = kernel(bit_generators, n_deals, rules, strategies, callback if callback.active else None)
+        callback.raise_error()
+        return counters
+    return run_kernel
 
 
-def _partie_kernel(bit_generators, n_parties: int, rules: dict, strategies: dict) -> dict[str, np.ndarray]:
-    return core.partie_shard(bit_generators, n_parties, rules, strategies)
-
-
-def _compare_kernel(bit_generators, n_deals: int, rules: dict, strategies: dict) -> dict[str, np.ndarray]:
-    return core.compare_shard(bit_generators, n_deals, rules, strategies)
+_deal_kernel = _with_python(core.deal_shard, ("elder", "younger"))
+_partie_kernel = _with_python(core.partie_shard, ("a", "b"))
+_compare_kernel = _with_python(core.compare_shard, ("a", "b"))
 
 
 # Strategy names, the default first. The kernel knows them by name (core.*_STRATEGIES).
@@ -155,6 +160,13 @@ def _roles(*holders: str) -> dict[str, tuple[str, ...]]:
     for who in holders:
         roles.update({f"{who}_exchange": EXCHANGE, f"{who}_play": PLAY, f"{who}_announce": ANNOUNCE})
     return roles
+
+
+def _python_roles(*holders: str) -> dict[str, tuple[str, ...]]:
+    methods = {}
+    for who in holders:
+        methods.update({f"{who}_exchange": ("choose_discard",), f"{who}_play": ("choose_card",)})
+    return methods
 
 
 GAME = Game(
@@ -171,14 +183,15 @@ GAME = Game(
         "deal": Analysis(
             "deal", "Whole deals: exchange, declarations, open capot, play, pik/repik, deal totals",
             _deal_kernel, streams=3, strategies=_roles("elder", "younger"),
+            python_methods=_python_roles("elder", "younger"),
         ),
         "partie": Analysis(
             "partie", "Whole parties between players A and B (королик or rubicon settlement); deals = parties",
-            _partie_kernel, streams=3, strategies=_roles("a", "b"),
+            _partie_kernel, streams=3, strategies=_roles("a", "b"), python_methods=_python_roles("a", "b"),
         ),
         "compare": Analysis(
             "compare", "Duplicate deals: A and B each play both seats of every deal; A's minus B's deal totals",
-            _compare_kernel, streams=3, strategies=_roles("a", "b"),
+            _compare_kernel, streams=3, strategies=_roles("a", "b"), python_methods=_python_roles("a", "b"),
         ),
     },
     report=lambda ctx: build_report(ctx),
@@ -194,11 +207,117 @@ def compare_strategies(a: str, b: str) -> dict[str, str]:
     for side, label in (("a", a), ("b", b)):
         exchange, _, play = label.rpartition("+")
         exchange = exchange or EXCHANGE[0]
-        if exchange not in EXCHANGE or play not in PLAY:
+        if not ((exchange in EXCHANGE or is_python(exchange)) and (play in PLAY or is_python(play))):
             raise ValueError(f"unknown piquet strategy {label!r}: write EXCHANGE+PLAY with EXCHANGE one of "
-                             f"{', '.join(EXCHANGE)} and PLAY one of {', '.join(PLAY)}")
+                             f"{', '.join(EXCHANGE)} and PLAY one of {', '.join(PLAY)} (or python:module:Class)")
         roles.update({f"{side}_exchange": exchange, f"{side}_play": play})
     return roles
+
+
+# ---------------------------------------------------------------------------------------------
+# Strategies written in Python: the protocol, the views, and the callback the kernel calls
+
+@dataclass(frozen=True)
+class ExchangeView:
+    """What a player knows when he exchanges: his dealt hand and what he may take."""
+    seat: str                    # "elder" or "younger"
+    hand: tuple[str, ...]        # the 12 dealt cards
+    allowed: tuple[int, ...]     # how many cards he may exchange now (0 = refuse)
+    rules: dict
+
+
+@dataclass(frozen=True)
+class PlayView:
+    """What a player knows when he plays a card."""
+    seat: str
+    hand: tuple[str, ...]                # his cards now
+    legal: tuple[str, ...]               # the cards he may play
+    lead: str | None                     # the card led to this trick, None if he leads
+    trick: int                           # 1..12
+    played: tuple[str, ...]              # every card played so far (both players)
+    known_out: tuple[str, ...]           # cards he knows are out of play (his discards, seen talon)
+    opponent_holds: tuple[str, ...]      # cards he knows the opponent holds (taken from his leftovers)
+    opponent_void: str                   # suits ("SHDC") the opponent has shown out of
+    declarations: dict | None            # {"elder": (carte blanche, point, sequences, sets), "younger": ...}
+    points: tuple[int, int]              # play points so far (elder, younger)
+    tricks_won: tuple[int, int]          # (elder, younger)
+    rules: dict
+
+
+class PiquetPlayer:
+    """The protocol of a piquet strategy written in Python. A role "..._exchange" calls
+    ``choose_discard(view: ExchangeView) -> list of cards`` (their number one of view.allowed);
+    a role "..._play" calls ``choose_card(view: PlayView) -> card`` (one of view.legal). Cards
+    are the project's strings ("AS"). Name it in a run as "python:package.module:ClassName"; one
+    instance is made per shard. Randomness, if any, should come from a generator the class seeds
+    itself, so that results stay reproducible."""
+
+    def choose_discard(self, view: ExchangeView) -> list[str]:
+        raise NotImplementedError
+
+    def choose_card(self, view: PlayView) -> str:
+        raise NotImplementedError
+
+
+def _cards(mask: int) -> tuple[str, ...]:
+    return tuple(PIQUET32.from_mask(int(mask)))
+
+
+class PythonSeats:
+    """The callback the kernel calls for roles played by Python strategies (slot 0/1 = the two
+    holders, e.g. elder/younger or players A/B). It turns kernel data into views, checks the
+    answers, and keeps the first error to raise when the shard is over."""
+
+    def __init__(self, strategies: dict, holders: tuple[str, str], rules: dict):
+        from ..strategies import factory, is_python
+
+        self.rules = rules
+        self.players: list = [None, None]
+        self.error: BaseException | None = None
+        for slot, who in enumerate(holders):
+            names = {strategies[f"{who}_exchange"], strategies[f"{who}_play"]}
+            python = [n for n in names if is_python(n)]
+            if len(python) > 1:
+                raise ValueError(f"{who}: one Python strategy may play both roles of a player, not two different ones")
+            if python:
+                self.players[slot] = factory(python[0])()
+        self.active = any(p is not None for p in self.players)
+
+    def __call__(self, kind: int, slot: int, data: tuple) -> int:
+        try:
+            return self._answer(kind, slot, data)
+        except BaseException as exc:  # kept and raised after the shard; the kernel plays on safely
+            if self.error is None:
+                self.error = exc
+            return -1
+
+    def _answer(self, kind: int, slot: int, data: tuple) -> int:
+        player = self.players[slot]
+        if kind == 0:
+            me, dealt, available, counts = data
+            allowed = tuple(k for k in range(min(available, 5) + 1) if counts >> k & 1)
+            view = ExchangeView(PLAYERS[me], _cards(dealt), allowed, self.rules)
+            discard = PIQUET32.parse(player.choose_discard(view), None, "discard")
+            if len(discard) not in allowed or not set(discard) <= set(view.hand):
+                raise ValueError(f"{type(player).__name__}.choose_discard returned {discard}: it must be "
+                                 f"{' or '.join(map(str, allowed))} cards of the hand")
+            return PIQUET32.mask(discard)
+        me, hand, legal, lead, done, played, known_out, opp_known, opp_void, decl, points, won = data
+        view = PlayView(
+            seat=PLAYERS[me], hand=_cards(hand), legal=_cards(legal), lead=None if lead < 0 else PIQUET32.card(lead),
+            trick=done + 1, played=_cards(played), known_out=_cards(known_out), opponent_holds=_cards(opp_known),
+            opponent_void="".join(s for i, s in enumerate("SHDC") if opp_void >> (8 * i) & 0xFF),
+            declarations=None if decl is None else {"elder": decl[0], "younger": decl[1]},
+            points=points, tricks_won=won, rules=self.rules)
+        card = PIQUET32.parse([player.choose_card(view)], 1, "card")[0]
+        if card not in view.legal:
+            raise ValueError(f"{type(player).__name__}.choose_card returned {card}, which is not legal "
+                             f"(legal: {' '.join(view.legal)})")
+        return PIQUET32.bit(card)
+
+    def raise_error(self) -> None:
+        if self.error is not None:
+            raise self.error
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1022,3 +1141,9 @@ def _cmd_exact(args) -> int:
         with pd.option_context("display.max_rows", None, "display.width", 200):
             print(table.to_string(index=False))
     return 0
+
+
+def score_deal_three(*args, **kwargs):
+    """Three-handed piquet's single-deal API (analyzer.games.piquet_three.score_deal_three)."""
+    from .piquet_three import score_deal_three as score
+    return score(*args, **kwargs)

@@ -30,6 +30,7 @@ import numpy as np
 cimport numpy as cnp
 from libc.stdint cimport uint8_t, uint32_t, uint64_t, int64_t
 from libc.string cimport memset, memcpy
+from cpython.ref cimport PyObject
 
 from bitboard cimport mask32, lowest_bit32, popcount32, rank_count32
 from rng cimport Rng, rng_init, rng_below, rng_partial_shuffle, bitgen_pointer
@@ -299,6 +300,7 @@ cdef struct Seat:
     int play
     int announce
     Rng *rng
+    int index                    # 0 or 1: which Python strategy slot the callbacks name
 
 
 cdef struct DealRecord:
@@ -319,6 +321,42 @@ cdef struct DealEngine:
     SuitTables tables
     Solver solver
     long pimc_fallbacks
+    PyObject *python               # callback(kind, slot, data) -> int for Python strategies, or NULL
+
+
+cdef enum:  # what a Python callback is asked
+    ASK_DISCARD = 0
+    ASK_CARD = 1
+
+
+cdef int ask_python(DealEngine *g, int kind, int slot, tuple data) noexcept with gil:
+    """Call the Python strategy of a slot; it returns a mask (discard) or a card index. Errors are
+    kept by the callback (which returns -1) and raised once the shard ends."""
+    try:
+        return (<object>g.python)(kind, slot, data)
+    except BaseException:
+        return -1
+
+
+cdef mask32 python_discard(DealEngine *g, Seat *seat, int me, mask32 dealt, int available, int counts) noexcept nogil:
+    cdef int answer
+    with gil:
+        answer = ask_python(g, ASK_DISCARD, seat.index, (me, dealt, available, counts))
+    return <mask32>answer if answer >= 0 else 0
+
+
+cdef int python_card(DealEngine *g, Seat *seat, const PlayState *s, int lead, const View *v) noexcept nogil:
+    cdef int me = s.leader if lead < 0 else 1 - s.leader
+    cdef mask32 legal = s.hand[me] if lead < 0 else legal_follows(s.hand[me], lead)
+    cdef int answer
+    with gil:
+        answer = ask_python(g, ASK_CARD, seat.index, (
+            me, s.hand[me], legal, lead, s.tricks_done, v.played, v.known_out, v.opp_known, v.opp_void,
+            tuple(tuple(v.decl_score[p][c] for c in range(N_CATEGORIES)) for p in range(2)) if v.decl_known else None,
+            (s.points[0], s.points[1]), (s.tricks_won[0], s.tricks_won[1])))
+    if answer < 0 or not (legal >> answer) & 1:
+        return lowest_bit32(legal)       # the callback has kept the error; finish the deal quietly
+    return answer
 
 
 cdef mask32 choose_discard(DealEngine *g, Seat *seat, int me, mask32 dealt, int available, int counts) noexcept nogil:
@@ -326,6 +364,8 @@ cdef mask32 choose_discard(DealEngine *g, Seat *seat, int me, mask32 dealt, int 
     cdef mask32 cb_hand
     if seat.exchange == EXCHANGE_REFUSE:
         return 0
+    if seat.exchange == EXCHANGE_PYTHON:
+        return python_discard(g, seat, me, dealt, available, counts)
     if seat.exchange == EXCHANGE_HEURISTIC:
         k = max_allowed(counts, available)
         return heuristic_discard(dealt, k, &g.tables) if k > 0 else 0
@@ -345,6 +385,8 @@ cdef int choose_card(DealEngine *g, Seat *seat, const PlayState *s, int lead, co
         return greedy_card(s, lead, v.played | v.known_out)
     if seat.play == PLAY_DOUBLE_DUMMY:
         return best_move(&g.solver, s, lead, &value)
+    if seat.play == PLAY_PYTHON:
+        return python_card(g, seat, s, lead, v)
     return pimc_card(&g.solver, seat.rng, s, lead, v, my_final, &g.tables, &g.pimc_fallbacks)
 
 
@@ -443,21 +485,29 @@ cdef void play_deal(DealEngine *g, const uint8_t *cards, Seat *seats, DealRecord
         rec.decl = decl
 
 
-cdef int engine_init(DealEngine *g, dict rules_spec) except -1:
+cdef int engine_init(DealEngine *g, dict rules_spec, object python=None) except -1:
     g.rules = rules_from(rules_spec)
     build_tables(&g.tables, &g.rules)
     g.pimc_fallbacks = 0
+    g.python = <PyObject *>python if python is not None else NULL
     if not solver_init(&g.solver, &g.rules):
         raise MemoryError("cannot allocate the double-dummy table")
     return 0
 
 
-cdef void seats_from(dict strategies, str prefix_a, str prefix_b, Seat *seats, Rng *rngs) except *:
+cdef void seats_from(dict strategies, str prefix_a, str prefix_b, Seat *seats, Rng *rngs, DealEngine *g) except *:
+    """Seats from role names; "python:..." names become Python strategies (the caller passes the
+    callback that knows them)."""
     for p, prefix in enumerate((prefix_a, prefix_b)):
-        seats[p].exchange = EXCHANGE_STRATEGIES.index(strategies[f"{prefix}_exchange"])
-        seats[p].play = PLAY_STRATEGIES.index(strategies[f"{prefix}_play"])
+        exchange = strategies[f"{prefix}_exchange"]
+        play = strategies[f"{prefix}_play"]
+        if (exchange.startswith("python:") or play.startswith("python:")) and g.python == NULL:
+            raise ValueError("a Python strategy needs the callback of analyzer.games.piquet")
+        seats[p].exchange = EXCHANGE_PYTHON if exchange.startswith("python:") else EXCHANGE_STRATEGIES.index(exchange)
+        seats[p].play = PLAY_PYTHON if play.startswith("python:") else PLAY_STRATEGIES.index(play)
         seats[p].announce = ANNOUNCE_STRATEGIES.index(strategies[f"{prefix}_announce"])
         seats[p].rng = &rngs[p]
+        seats[p].index = p
 
 
 def new_deal_counters():
@@ -484,14 +534,15 @@ def new_deal_counters():
     }
 
 
-def deal_shard(bit_generators, Py_ssize_t n_deals, dict rules_spec, dict strategies):
+def deal_shard(bit_generators, Py_ssize_t n_deals, dict rules_spec, dict strategies, python=None):
     """Play n_deals whole deals (exchange, declarations, play) with the strategies of the roles
-    elder_* and younger_*; bit_generators: [deal, elder's strategy, younger's strategy]."""
+    elder_* and younger_*; bit_generators: [deal, elder's strategy, younger's strategy].
+    `python(kind, slot, data)` answers for roles given as "python:..." (slot 0 elder, 1 younger)."""
     cdef DealEngine g
-    engine_init(&g, rules_spec)
+    engine_init(&g, rules_spec, python)
     cdef Seat seats[2]
     cdef Rng rngs[2]
-    seats_from(strategies, "elder", "younger", seats, rngs)
+    seats_from(strategies, "elder", "younger", seats, rngs, &g)
     counters = new_deal_counters()
     cdef int64_t[::1] deals = counters["deals"], repik = counters["repik"], pik = counters["pik"]
     cdef int64_t[::1] pik_possible = counters["pik_possible"], capot = counters["capot"]
@@ -563,16 +614,16 @@ def new_partie_counters():
     }
 
 
-def partie_shard(bit_generators, Py_ssize_t n_parties, dict rules_spec, dict strategies):
+def partie_shard(bit_generators, Py_ssize_t n_parties, dict rules_spec, dict strategies, python=None):
     """Play n_parties whole parties between player A (roles a_*) and player B (roles b_*).
     Dealers: ru_seed draws the first dealer of each королик and alternates inside it (option:
     alternate throughout); classic alternates from a drawn first dealer."""
     cdef DealEngine g
-    engine_init(&g, rules_spec)
+    engine_init(&g, rules_spec, python)
     cdef Seat players[2]
     cdef Seat seats[2]
     cdef Rng rngs[2]
-    seats_from(strategies, "a", "b", players, rngs)
+    seats_from(strategies, "a", "b", players, rngs, &g)
     counters = new_partie_counters()
     cdef int64_t[::1] parties = counters["parties"], net_hist = counters["net_hist"]
     cdef int64_t[::1] outcome = counters["outcome"], skv = counters["skvoznaya"], rub = counters["rubicon"]
@@ -711,7 +762,7 @@ def play_one_deal(bit_generators, dict rules_spec, dict strategies):
     engine_init(&g, rules_spec)
     cdef Seat seats[2]
     cdef Rng rngs[2]
-    seats_from(strategies, "elder", "younger", seats, rngs)
+    seats_from(strategies, "elder", "younger", seats, rngs, &g)
     cdef uint8_t cards[N_CARDS]
     cdef int c
     for c in range(N_CARDS):
@@ -791,17 +842,17 @@ def solve_many(elder_masks, younger_masks, dict rules_spec):
 # ---------------------------------------------------------------------------------------------
 # Duplicate comparison of two strategies
 
-def compare_shard(bit_generators, Py_ssize_t n_deals, dict rules_spec, dict strategies):
+def compare_shard(bit_generators, Py_ssize_t n_deals, dict rules_spec, dict strategies, python=None):
     """Play every deal twice, strategy A (roles a_*) as elder against B (roles b_*) as younger and
     then with the seats swapped. A strategy's per-deal result is the sum of its deal totals in its
     two seats; the paired difference is A's result minus B's. Counters in the layout of
     analyzer.compare (sums that add up across shards)."""
     cdef DealEngine g
-    engine_init(&g, rules_spec)
+    engine_init(&g, rules_spec, python)
     cdef Seat players[2]
     cdef Seat seats[2]
     cdef Rng rngs[2]
-    seats_from(strategies, "a", "b", players, rngs)
+    seats_from(strategies, "a", "b", players, rngs, &g)
     counters = {k: np.zeros(1, np.int64) for k in ("pairs", "diff_sum", "diff_sq_sum", "wins", "draws", "losses",
                                                    "a_sum", "a_sq_sum", "b_sum", "b_sq_sum")}
     cdef int64_t[::1] pairs = counters["pairs"]

@@ -17,10 +17,12 @@ cdef enum:  # strategy codes (the order of the names in analyzer/games/piquet.py
     EXCHANGE_REFUSE = 0
     EXCHANGE_HEURISTIC = 1
     EXCHANGE_BEST_EXPECTED = 2
+    EXCHANGE_PYTHON = 3          # a user's strategy written in Python (called back with the GIL)
     PLAY_RANDOM = 0
     PLAY_GREEDY = 1
     PLAY_DOUBLE_DUMMY = 2
     PLAY_PIMC = 3
+    PLAY_PYTHON = 4
     ANNOUNCE_SURE = 0
     ANNOUNCE_NEVER = 1
     BEST_EXPECTED_SAMPLES = 24

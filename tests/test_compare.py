@@ -1,0 +1,106 @@
+"""Strategy comparison on duplicate deals, strategy streams, and strategies written in Python."""
+import json
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+import pytest
+
+from analyzer.compare import compare, compare_table, summarize
+from analyzer.runner import RunConfig, run
+from analyzer.strategies import register
+
+
+def strategies(elder, younger):
+    (ee, ep), (ye, yp) = (elder.split("+"), younger.split("+"))
+    return {"elder_exchange": ee, "elder_play": ep, "younger_exchange": ye, "younger_play": yp}
+
+
+def test_compare_pairs_the_same_deals():
+    # With deterministic strategies, the duplicate comparison of A and B is exactly the two
+    # ordinary runs (A elder against B younger, then B elder against A younger) on the same seed.
+    a, b = "heuristic+greedy", "refuse+greedy"
+    table, runs = compare("piquet", [a, b], deals=4000, seed=11)
+    c = runs[0].counters
+    first = run(RunConfig("piquet", "deal", "ru_seed", deals=4000, seed=11, strategies=strategies(a, b))).counters
+    second = run(RunConfig("piquet", "deal", "ru_seed", deals=4000, seed=11, strategies=strategies(b, a))).counters
+    assert c["diff_sum"][0] == first["diff_sum"][0] - second["diff_sum"][0]
+    totals = lambda h: int((h * np.arange(h.size)).sum())
+    assert c["a_sum"][0] == totals(first["total_hist"][0]) + totals(second["total_hist"][1])
+    assert c["wins"][0] + c["draws"][0] + c["losses"][0] == 4000
+    row = table.iloc[0]
+    assert row.ci_low < row.mean_diff < row.ci_high
+    assert row.mean_diff == pytest.approx(row.mean_a - row.mean_b)
+
+
+def test_several_strategies_get_holm_and_simultaneous_intervals():
+    table, runs = compare("piquet", ["heuristic+greedy", "heuristic+random", "refuse+random"], deals=3000, seed=2)
+    assert len(table) == 3 and len(runs) == 3
+    assert (table.p_holm >= table.p_value - 1e-15).all()
+    assert "simultaneous" in table.attrs["interval"]
+    single = compare_table([("x", "y", runs[0].counters)])
+    # the simultaneous interval of a pair is wider than its single-pair interval
+    assert (table.iloc[0].ci_high - table.iloc[0].ci_low) > (single.iloc[0].ci_high - single.iloc[0].ci_low)
+
+
+def test_summarize_known_numbers():
+    # d = 1, 3 (mean 2, sd sqrt 2); a = 5, 9; b = 4, 6
+    c = {"pairs": [2], "diff_sum": [4], "diff_sq_sum": [10], "wins": [2], "draws": [0], "losses": [0],
+         "a_sum": [14], "a_sq_sum": [106], "b_sum": [10], "b_sq_sum": [52]}
+    s = summarize({k: np.array(v) for k, v in c.items()}, alpha=0.05)
+    assert s["mean_diff"] == 2 and s["a_better"] == 1.0
+    half = s["ci_high"] - 2
+    assert half == pytest.approx(12.706204736 * 1.0, rel=1e-6)   # t(0.975, 1) * sqrt(2)/sqrt(2)
+
+
+@pytest.mark.parametrize("labels,message", [(["greedy"], "at least two"), (["greedy", "greedy"], "once"),
+                                            (["greedy", "bogus"], "unknown piquet strategy")])
+def test_compare_errors(labels, message):
+    with pytest.raises(ValueError, match=message):
+        compare("piquet", labels, deals=10, seed=1)
+
+
+def test_compare_cli_json(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "analyzer", "compare", "piquet", "--strategies", "greedy", "random",
+                           "--deals", "500", "--seed", "3", "--json", "--no-store"],
+                          capture_output=True, text=True, cwd=tempfile.gettempdir(), timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert data["table"][0]["a"] == "greedy" and data["table"][0]["deals"] == 500
+    assert data["runs"][0]["strategies"]["a_play"] == "greedy"
+
+
+def test_python_greedy_plays_exactly_like_the_compiled_one():
+    base = {"elder_play": "greedy", "younger_play": "random"}
+    compiled = run(RunConfig("piquet", "deal", "ru_seed", deals=2000, seed=5, strategies=base)).counters
+    python = run(RunConfig("piquet", "deal", "ru_seed", deals=2000, seed=5,
+                           strategies={**base, "elder_play": "python:piquet_python_greedy:GreedyPlayer"}),
+                 workers=2).counters
+    for key in compiled:
+        assert np.array_equal(compiled[key], python[key]), key
+
+
+def test_python_exchange_and_registered_objects():
+    from piquet_python_greedy import GreedyPlayer, KeepDealt
+
+    name = register("keep-dealt", KeepDealt)
+    refuse = run(RunConfig("piquet", "deal", "ru_seed", deals=1000, seed=6,
+                           strategies={"elder_exchange": "refuse"})).counters
+    python = run(RunConfig("piquet", "deal", "ru_seed", deals=1000, seed=6,
+                           strategies={"elder_exchange": name})).counters
+    assert np.array_equal(refuse["total_hist"], python["total_hist"])
+    table, _ = compare("piquet", ["heuristic+greedy", "heuristic+" + register("greedy-object", GreedyPlayer())],
+                       deals=500, seed=1)
+    assert table.iloc[0].mean_diff == 0 and table.iloc[0].equal == 1.0
+
+
+@pytest.mark.parametrize("name,message", [
+    ("python:piquet_python_greedy:Illegal", "not legal"),
+    ("python:no_such_module:X", "cannot import"),
+    ("python:piquet_python_greedy:Nope", "has no 'Nope'"),
+    ("python:piquet_python_greedy:KeepDealt", "lacks choose_card"),
+])
+def test_python_strategy_errors(name, message):
+    with pytest.raises(ValueError, match=message):
+        run(RunConfig("piquet", "deal", "ru_seed", deals=20, seed=1, strategies={"elder_play": name}))
