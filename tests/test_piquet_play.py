@@ -240,3 +240,15 @@ def test_strategy_changes_do_not_change_the_deals():
     b = run(RunConfig("piquet", "deal", "ru_seed", deals=2000, seed=4, strategies=_strategies("refuse", "random"))).counters
     assert np.array_equal(a["decl_hist"], b["decl_hist"]) and np.array_equal(a["repik"], b["repik"])
     assert not np.array_equal(a["play_hist"], b["play_hist"])
+
+
+def test_penalties_of_section_9():
+    plain = score_deal(*TV10, TV10_TRICKS)
+    m = score_deal(*TV10, TV10_TRICKS, molchanka="younger")
+    # younger loses his 10 play points; elder's 17 play points are doubled (his pik and леза are not)
+    assert (m.younger.total, m.younger.play) == (0, 0)
+    assert m.elder.play == 34 and m.elder.total == plain.elder.total + 17
+    f = score_deal(*TV10, TV10_TRICKS, false_declaration="elder")
+    assert f.elder.total == 0 and f.younger.total == plain.younger.total
+    with pytest.raises(ValueError, match="molchanka"):
+        score_deal(*TV10, TV10_TRICKS, molchanka="both")

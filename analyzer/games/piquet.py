@@ -642,11 +642,20 @@ def _parse_tricks(tricks) -> list[tuple[str, str]]:
 
 
 def score_deal(elder: Cards, younger: Cards, tricks, rules: str = "ru_seed", elder_dealt: Cards | None = None,
-               younger_dealt: Cards | None = None, announced: str | None = None, **overrides) -> DealResult:
+               younger_dealt: Cards | None = None, announced: str | None = None, molchanka: str | None = None,
+               false_declaration: str | None = None, **overrides) -> DealResult:
     """Score a whole deal: the final 12-card hands (after the exchange), the 12 tricks as
     ``"lead/follow"`` strings (the leader's card first; elder leads trick 1) and optionally the
     dealt hands (for carte blanche) and the player who announced an open capot. Illegal plays
-    raise ValueError naming the trick and the rule."""
+    raise ValueError naming the trick and the rule.
+
+    The optional penalties of §9 (off unless named): ``molchanka="elder"|"younger"`` — that player
+    had a wrong number of cards: he scores no play points, леза or capot, and his opponent's play
+    points are doubled (not his bonuses); ``false_declaration=...`` — that player scores nothing
+    for the whole deal, the opponent scores normally."""
+    for name, who in (("molchanka", molchanka), ("false_declaration", false_declaration)):
+        if who not in (None, "elder", "younger"):
+            raise ValueError(f"{name} must be 'elder', 'younger' or None, got {who!r}")
     options = GAME.resolve_rules(rules, overrides)
     final = [PIQUET32.parse(h, HAND_SIZE, f"{who} hand") for h, who in ((elder, "elder"), (younger, "younger"))]
     check_disjoint(final, PLAYERS)
@@ -691,8 +700,26 @@ def score_deal(elder: Cards, younger: Cards, tricks, rules: str = "ru_seed", eld
             pik=score["pik"][p] * options["pik_bonus"], play=score["play"][p], tricks=score["tricks"][p],
             majority=score["majority"][p], capot=score["capot"][p],
             open_capot_penalty=score["open_capot_penalty"][p], total=score["total"][p]))
+    players = _apply_penalties(players, molchanka, false_declaration)
     return DealResult(rules, options, players[0], players[1], tuple(played),
                       tuple(PLAYERS[w] for w in out["winners"]), announced)
+
+
+def _apply_penalties(players: list[PlayerDeal], molchanka: str | None, false_declaration: str | None) -> list[PlayerDeal]:
+    from dataclasses import replace
+
+    def total(p: PlayerDeal) -> int:
+        return (p.declarations.total + p.repik + p.pik + p.play + p.majority + p.capot + p.open_capot_penalty)
+
+    if molchanka:
+        k = PLAYERS.index(molchanka)
+        players[k] = replace(players[k], play=0, majority=0, capot=0)
+        players[1 - k] = replace(players[1 - k], play=2 * players[1 - k].play)
+    if false_declaration:
+        k = PLAYERS.index(false_declaration)
+        empty = replace(players[k].declarations, carte_blanche=0, point=0, sequences=0, sets=0, total=0, repik=False)
+        players[k] = PlayerDeal(empty, 0, 0, 0, players[k].tricks, 0, 0, 0, 0)
+    return [replace(p, total=total(p)) for p in players]
 
 
 @dataclass(frozen=True)
