@@ -826,29 +826,6 @@ def build_report(ctx) -> list:
 # ---------------------------------------------------------------------------------------------
 # Command line: kozyr marias stovka | game | baselines | explain
 
-def _strategy(text: str) -> tuple[str, str]:
-    from .. import cli
-
-    return cli.option(text)
-
-
-def _execute(args, analysis: str):
-    from .. import cli
-    from ..runner import RunConfig, run
-
-    if args.workers < 1:
-        raise cli.UserError(f"--workers must be at least 1, got {args.workers}")
-    config = RunConfig(game="marias", analysis=analysis, rules=args.rules, overrides=dict(args.overrides),
-                       deals=args.deals, seed=args.seed, shard_size=args.shard_size,
-                       strategies=dict(args.strategies))
-    if getattr(args, "no_store", False):
-        return run(config, workers=args.workers, backend=args.backend)
-    from ..store import run_stored
-
-    with cli.open_store(args) as store:
-        return run_stored(config, store, workers=args.workers, backend=args.backend)
-
-
 def _emit_tables(args, result, tables: dict[str, pd.DataFrame]) -> int:
     import json
 
@@ -878,7 +855,7 @@ def register_cli(sub) -> None:
     def run_parser(name, help_text, default_deals):
         p = sub.add_parser(name, help=help_text)
         cli.add_run_options(p, "marias", default_deals=default_deals)
-        p.add_argument("--strategy", dest="strategies", type=_strategy, action="append", default=[],
+        p.add_argument("--strategy", dest="strategies", type=cli.option, action="append", default=[],
                        metavar="ROLE=NAME", help="strategy per role: " + "; ".join(
                            f"{role}: {'|'.join(names)}" for role, names in STRATEGY_ROLES.items()))
         return p
@@ -911,18 +888,24 @@ def register_cli(sub) -> None:
 
 
 def _cmd_stovka(args) -> int:
+    from .. import cli
+
     analysis = "stovka" if args.filter == "any_hlas" else f"stovka_{args.filter}"
-    result = _execute(args, analysis)
+    result = cli.execute(args, "marias", analysis)
     return _emit_tables(args, result, stovka_tables(result.counters))
 
 
 def _cmd_game(args) -> int:
-    result = _execute(args, "game")
+    from .. import cli
+
+    result = cli.execute(args, "marias", "game")
     return _emit_tables(args, result, {"contracts": contracts_table(result.counters)})
 
 
 def _cmd_baselines(args) -> int:
-    result = _execute(args, "stovka")
+    from .. import cli
+
+    result = cli.execute(args, "marias", "stovka")
     return _emit_tables(args, result, {"baselines": baselines_table(result.counters)})
 
 
