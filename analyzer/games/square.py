@@ -857,8 +857,7 @@ def register_cli(sub) -> None:
         p = sub.add_parser(name, help=helptext)
         cli.add_run_options(p, "square", default_deals=default)
         if GAME.analysis(analysis).strategies:
-            p.add_argument("--strategy", dest="strategies", type=cli.option, action="append", default=[],
-                           metavar="ROLE=NAME", help="roles: " + ", ".join(STRATEGIES))
+            cli.add_strategy_option(p)
         p.set_defaults(handler=_cmd_analysis, analysis=analysis)
 
 
@@ -879,22 +878,11 @@ def _cmd_play(args) -> int:
 
 def _cmd_analysis(args) -> int:
     from .. import cli
-    from ..runner import RunConfig, run
 
-    if args.workers < 1:
-        raise cli.UserError(f"--workers must be at least 1, got {args.workers}")
-    config = RunConfig(game="square", analysis=args.analysis, rules=args.rules, overrides=dict(args.overrides),
-                       deals=args.deals, seed=args.seed, shard_size=min(args.shard_size, SHARD_SIZES[args.analysis]),
-                       strategies=dict(getattr(args, "strategies", [])))
-    check_rules(config.rule_options)
-    if args.no_store:
-        result = run(config, workers=args.workers, backend=args.backend)
-    else:
-        from ..store import run_stored
-
-        with cli.open_store(args) as store:
-            result = run_stored(config, store, workers=args.workers, backend=args.backend)
-    options = config.rule_options
+    options = GAME.resolve_rules(args.rules, dict(args.overrides))
+    check_rules(options)
+    args.shard_size = args.shard_size or SHARD_SIZES[args.analysis]
+    result = cli.execute(args, "square", args.analysis)
     if args.analysis == "play":
         table = play_table(result.counters, options)
     elif args.analysis == "thresholds":
