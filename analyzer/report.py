@@ -1,12 +1,21 @@
 """Analysis reports: each game contributes sections (text, tables, figures); the writer renders one
 self-contained HTML file (PNG plots embedded), a Markdown file with the PNGs beside it, and every
-table as CSV, with the resolved configuration of every run in the header and in a JSON file."""
+table as CSV, with the resolved configuration of every run in the header and in a JSON file.
+``write_index`` writes ``index.html`` linking the reports of every game.
+
+Tables are shown for people and written to CSV at full precision. A table with the columns
+``estimate``, ``ci_low`` and ``ci_high`` is shown with one "95% interval" column and digits chosen
+from the interval's width; its rows whose values lie in [0, 1] (and whose labels do not say
+"mean", "average" or "expected") are rates, shown in percent with "odds against" beside them.
+Set ``df.attrs["rates"] = False`` (or True) to say so instead.
+"""
 from __future__ import annotations
 
 import base64
 import html
 import io
 import json
+import math
 import re
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -17,10 +26,11 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from . import __version__  # noqa: E402
-from .runner import RunConfig, RunResult, run  # noqa: E402
+from .runner import DEFAULT_SHARD_SIZE, RunConfig, RunResult, run  # noqa: E402
 
 
 @dataclass
@@ -34,7 +44,9 @@ class Section:
 @dataclass
 class ReportContext:
     """What a game's report builder may use: it asks for runs; the context executes them with the
-    report's seed, workers and scale and remembers them for the report header."""
+    report's seed, workers and scale (or fixed number of deals) and remembers them for the report
+    header. With a results store, a run already stored is read back instead of simulated, and a
+    new one is stored shard by shard."""
 
     seed: int
     workers: int = 1
@@ -42,11 +54,28 @@ class ReportContext:
     scale: float = 1.0          # multiplies every run's number of deals (quick previews, CI)
     progress: bool | None = None
     runs: list[RunResult] = field(default_factory=list)
+    deals: int | None = None    # when set, every run gets this many deals (kozyr report --deals)
+    store: Any = None           # an analyzer.store.Store, or None to simulate without keeping
 
-    def run(self, game: str, analysis: str, rules: str, deals: int, overrides: dict | None = None) -> RunResult:
+    def deals_for(self, deals: int) -> int:
+        """The number of deals a run the game asked `deals` for gets in this report."""
+        return self.deals if self.deals else max(1, int(deals * self.scale))
+
+    def run(self, game: str, analysis: str, rules: str, deals: int, overrides: dict | None = None,
+            strategies: dict | None = None, shard_size: int = DEFAULT_SHARD_SIZE) -> RunResult:
         config = RunConfig(game=game, analysis=analysis, rules=rules, overrides=overrides or {},
-                           deals=max(1, int(deals * self.scale)), seed=self.seed)
-        result = run(config, workers=self.workers, backend=self.backend, progress=self.progress)
+                           deals=self.deals_for(deals), seed=self.seed, strategies=strategies or {},
+                           shard_size=shard_size)
+        return self.run_config(config)
+
+    def run_config(self, config: RunConfig) -> RunResult:
+        """Execute (or read back from the store) a run built by the caller."""
+        if self.store is not None:
+            from .store import run_stored
+
+            result = run_stored(config, self.store, workers=self.workers, backend=self.backend, progress=self.progress)
+        else:
+            result = run(config, workers=self.workers, backend=self.backend, progress=self.progress)
         if not result.complete:
             raise KeyboardInterrupt
         self.runs.append(result)
@@ -57,13 +86,110 @@ def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
 
 
+_NOT_RATE = re.compile(r"\b(mean|average|expected)\b", re.IGNORECASE)
+
+
+def _decimals(half_width: float, extra: int = 0) -> int:
+    """Decimals that show an interval's half width to two significant digits."""
+    if not half_width > 0 or not math.isfinite(half_width):
+        return 4 + extra
+    return int(min(max(1 - math.floor(math.log10(half_width)), 0), 8) + extra)
+
+
+def percent(p: float, decimals: int = 2) -> str:
+    return "" if pd.isna(p) else f"{100 * p:.{decimals}f}%"
+
+
+def odds_against(p: float) -> str:
+    """A probability as players say it: "27.5 to 1" against, "3.00 to 1 on" when likelier than not."""
+    if pd.isna(p):
+        return ""
+    if p <= 0:
+        return "never"
+    if p >= 1:
+        return "certain"
+    ratio, on = ((1 - p) / p, "") if p <= 0.5 else (p / (1 - p), " on")
+    digits = 0 if ratio >= 100 else 1 if ratio >= 10 else 2
+    return f"{ratio:,.{digits}f} to 1{on}"
+
+
+def _is_rate_row(row: pd.Series, forced: bool | None) -> bool:
+    if forced is not None:
+        return forced
+    values = [row[c] for c in ("estimate", "ci_low", "ci_high") if not pd.isna(row[c])]
+    if not values or not all(0 <= v <= 1 for v in values):
+        return False
+    return not any(isinstance(v, str) and _NOT_RATE.search(v) for v in row.values)
+
+
 def format_table(df: pd.DataFrame) -> pd.DataFrame:
-    """Round floats for display only (CSV files keep full precision)."""
+    """The table as people read it (strings); CSV files keep full precision."""
     out = df.copy()
+    has_interval = {"estimate", "ci_low", "ci_high"} <= set(df.columns)
+    if has_interval:
+        forced = df.attrs.get("rates")
+        shown_est, shown_ci, shown_exact, shown_odds, any_rate = [], [], [], [], False
+        exact_col = df["exact"] if "exact" in df.columns else pd.Series(np.nan, index=df.index)
+        for (_, row), exact in zip(df.iterrows(), exact_col):
+            lo, hi, est = row["ci_low"], row["ci_high"], row["estimate"]
+            half = (hi - lo) / 2 if not (pd.isna(lo) or pd.isna(hi)) else float("nan")
+            exact = exact if isinstance(exact, (int, float, np.number)) else float("nan")
+            if _is_rate_row(row, forced):
+                any_rate = True
+                d = _decimals(100 * half)
+                shown_est.append(percent(est, d))
+                shown_ci.append("" if pd.isna(half) else f"{percent(lo, d)} to {percent(hi, d)}")
+                shown_exact.append(percent(exact, d + 2))
+                shown_odds.append(odds_against(exact if not pd.isna(exact) else est))
+            else:
+                d = _decimals(half)
+                num = lambda v, d=d: "" if pd.isna(v) else f"{v:,.{d}f}"  # noqa: E731
+                shown_est.append(num(est))
+                shown_ci.append("" if pd.isna(half) else f"{num(lo)} to {num(hi)}")
+                shown_exact.append(num(exact, d + 2))
+                shown_odds.append("")
+        position = list(out.columns).index("ci_low")
+        out = out.drop(columns=["ci_low", "ci_high"])
+        out["estimate"] = shown_est
+        out.insert(position, "95% interval", shown_ci)
+        if "exact" in out.columns:
+            out["exact"] = shown_exact
+        if any_rate:
+            after = list(out.columns).index("exact" if "exact" in out.columns else "95% interval") + 1
+            out.insert(after, "odds against", shown_odds)
     for col in out.columns:
-        if pd.api.types.is_float_dtype(out[col]):
-            out[col] = out[col].map(lambda v: "" if pd.isna(v) else f"{v:.6g}")
+        if pd.api.types.is_bool_dtype(out[col]):
+            continue
+        if pd.api.types.is_integer_dtype(out[col]):
+            out[col] = out[col].map(lambda v: f"{v:,}")
+        elif pd.api.types.is_float_dtype(out[col]):
+            out[col] = out[col].map(lambda v: "" if pd.isna(v) else f"{v:,.0f}" if float(v).is_integer() and abs(v) >= 1000
+                                    else f"{v:.4g}")
     return out
+
+
+def rate_bars(table: pd.DataFrame, label: str, title: str = "", ax=None):
+    """A bar chart of the rates in `table` (columns estimate, ci_low, ci_high) with their 95%
+    intervals as error bars; `label` names the column that labels the bars. Returns the figure."""
+    if ax is None:
+        fig, ax = plt.subplots(figsize=(8, max(2.0, 0.35 * len(table) + 1)))
+    else:
+        fig = ax.figure
+    y = np.arange(len(table))
+    est = table["estimate"].to_numpy(float)
+    err = np.vstack([est - table["ci_low"].to_numpy(float), table["ci_high"].to_numpy(float) - est])
+    ax.barh(y, 100 * est, xerr=100 * err, color="#4c78a8", ecolor="black", capsize=3)
+    if "exact" in table.columns:
+        exact = table["exact"].to_numpy(float)
+        ax.scatter(100 * exact, y, marker="|", s=200, color="#e45756", zorder=3, label="exact")
+        if np.isfinite(exact).any():
+            ax.legend(loc="lower right")
+    ax.set_yticks(y, table[label].astype(str))
+    ax.invert_yaxis()
+    ax.set_xlabel("percent (bars: estimate with 95% interval)")
+    if title:
+        ax.set_title(title)
+    return fig
 
 
 def _png(fig) -> bytes:
@@ -73,32 +199,82 @@ def _png(fig) -> bytes:
     return buf.getvalue()
 
 
+_STYLE = ("body{font-family:system-ui,sans-serif;max-width:72em;margin:2em auto;padding:0 1em;color:#222}"
+          "table{border-collapse:collapse;margin:.5em 0 1.2em}td,th{padding:3px 9px;border-bottom:1px solid #ddd;"
+          "text-align:right}td:first-child,th:first-child{text-align:left}th{background:#f3f3f3}"
+          "img{max-width:100%}figcaption{color:#555;font-size:.9em}.meta{color:#555}"
+          "nav ul{columns:2}h2{border-bottom:2px solid #4c78a8;padding-bottom:.2em;margin-top:2em}")
+
+
+def _run_rows(runs: list[RunResult]) -> list[dict[str, str]]:
+    rows = []
+    for result in runs:
+        m = result.metadata()
+        simulated = m.get("simulated_deals", m["deals_done"])
+        source = ("stored run" if simulated == 0 else "simulated" if simulated == m["deals_done"]
+                  else f"stored + {simulated:,} simulated")
+        if "run_id" not in m:
+            source = "simulated, not stored"
+        strategies = m.get("strategies") or {}
+        rows.append({
+            "run": str(m.get("run_id", "-")),
+            "analysis": m["analysis"],
+            "rules": m["rules"],
+            "overrides": ", ".join(f"{k}={v}" for k, v in m["overrides"].items()) or "-",
+            "strategies": ", ".join(f"{k}: {v}" for k, v in strategies.items()) or "-",
+            "deals": f"{m['deals_done']:,}",
+            "seed": str(m["seed"]),
+            "version": m["version"],
+            "source": source,
+        })
+    return rows
+
+
+def _html_table(rows: list[dict[str, str]]) -> str:
+    if not rows:
+        return "<p>No runs.</p>"
+    head = "".join(f"<th>{html.escape(k)}</th>" for k in rows[0])
+    body = "".join("<tr>" + "".join(f"<td>{html.escape(v)}</td>" for v in r.values()) + "</tr>" for r in rows)
+    return f"<table><tr>{head}</tr>{body}</table>"
+
+
+def _md_table(rows: list[dict[str, str]]) -> list[str]:
+    if not rows:
+        return ["No runs."]
+    return ["| " + " | ".join(rows[0]) + " |", "|" + "---|" * len(rows[0])] + [
+        "| " + " | ".join(v.replace("|", "\\|") for v in r.values()) + " |" for r in rows]
+
+
 def write_report(name: str, title: str, sections: list[Section], ctx: ReportContext, out_dir: Path) -> dict[str, Path]:
     """Write <name>.html, <name>.md (+ PNGs), CSV tables and <name>.runs.json into out_dir."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
+    for stale in [*out_dir.glob(f"{name}-*.csv"), *out_dir.glob(f"{name}-fig*.png")]:
+        stale.unlink()
     stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     runs_meta = [r.metadata() for r in ctx.runs]
-    header_rows = [
-        (m["analysis"], m["rules"], json.dumps(m["overrides"]) if m["overrides"] else "", f"{m['deals_done']:,}", m["seed"])
-        for m in runs_meta
-    ]
-    md = [f"# {title}", "", f"Kozyr {__version__}, generated {stamp}. Root seed {ctx.seed}.", "",
-          "| analysis | rules | overrides | deals | seed |", "|---|---|---|---|---|"]
-    md += [f"| {a} | {r} | {o} | {d} | {s} |" for a, r, o, d, s in header_rows]
-    md += ["", "Every rate is shown with its sample size and a Wilson 95% interval; `exact` is the exact "
-           "value where one is known.", ""]
+    run_rows = _run_rows(ctx.runs)
+    total = sum(m["deals_done"] for m in runs_meta)
+    simulated = sum(m.get("simulated_deals", m["deals_done"]) for m in runs_meta)
+    intro = (f"Kozyr {__version__}, generated {stamp}. Root seed {ctx.seed}. {len(runs_meta)} runs, "
+             f"{total:,} deals in all ({simulated:,} simulated for this report, the rest read from the results store). "
+             "The run numbers refer to the results store: `kozyr runs show N` prints a run's configuration "
+             "and counters.")
+    legend = ("Every rate is shown with its 95% Wilson interval and its sample size `n`; means with a 95% "
+              "normal interval. `exact` is the exact value where one is known, to two more digits; "
+              "`odds against` is (1 - p) : p, from the exact value where there is one.")
+    md = [f"# {title}", "", intro, "", "## What was simulated", "", *_md_table(run_rows), "", legend, ""]
+    toc = "".join(f'<li><a href="#s{i}">{html.escape(sec.title)}</a></li>' for i, sec in enumerate(sections, 1))
     body = [f"<h1>{html.escape(title)}</h1>",
-            f"<p>Kozyr {html.escape(__version__)}, generated {stamp}. Root seed {ctx.seed}.</p>",
-            "<table><tr><th>analysis</th><th>rules</th><th>overrides</th><th>deals</th><th>seed</th></tr>"]
-    body += ["<tr>" + "".join(f"<td>{html.escape(str(x))}</td>" for x in row) + "</tr>" for row in header_rows]
-    body += ["</table><p>Every rate is shown with its sample size and a Wilson 95% interval; "
-             "<code>exact</code> is the exact value where one is known.</p>"]
+            f"<p class='meta'>{html.escape(intro).replace('`', '')}</p>",
+            "<h2>What was simulated</h2>", _html_table(run_rows),
+            f"<p>{html.escape(legend).replace('`', '')}</p>",
+            f"<nav><b>Contents</b><ul>{toc}</ul></nav>"]
     written: dict[str, Path] = {}
     figure_count = 0
-    for section in sections:
+    for i, section in enumerate(sections, 1):
         md += [f"## {section.title}", ""]
-        body.append(f"<h2>{html.escape(section.title)}</h2>")
+        body.append(f'<h2 id="s{i}">{html.escape(section.title)}</h2>')
         if section.text:
             md += [section.text, ""]
             body += [f"<p>{html.escape(p)}</p>" for p in section.text.split("\n\n")]
@@ -108,7 +284,8 @@ def write_report(name: str, title: str, sections: list[Section], ctx: ReportCont
             written[csv_path.name] = csv_path
             shown = format_table(df)
             md += [f"**{caption}** ([CSV]({csv_path.name}))", "", shown.to_markdown(index=False), ""]
-            body += [f"<h3>{html.escape(caption)}</h3>", shown.to_html(index=False, border=0, classes="t")]
+            body += [f"<h3>{html.escape(caption)} <small>(<a href='{html.escape(csv_path.name)}'>CSV</a>)</small></h3>",
+                     shown.to_html(index=False, border=0, classes="t")]
         for caption, fig in section.figures:
             figure_count += 1
             png = _png(fig)
@@ -118,19 +295,60 @@ def write_report(name: str, title: str, sections: list[Section], ctx: ReportCont
             md += [f"![{caption}]({png_path.name})", "", f"*{caption}*", ""]
             body += [f'<figure><img alt="{html.escape(caption)}" src="data:image/png;base64,'
                      f'{base64.b64encode(png).decode()}"><figcaption>{html.escape(caption)}</figcaption></figure>']
-    style = ("body{font-family:sans-serif;max-width:70em;margin:2em auto;padding:0 1em}"
-             "table{border-collapse:collapse;margin:.5em 0}td,th{padding:2px 8px;border-bottom:1px solid #ddd;"
-             "text-align:right}th{background:#f3f3f3}img{max-width:100%}")
-    html_text = (f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
-                 f"<style>{style}</style></head><body>{''.join(body)}</body></html>")
+    body.append("<p class='meta'><a href='index.html'>All reports</a></p>")
+    html_text = (f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
+                 f"<style>{_STYLE}</style></head><body>{''.join(body)}</body></html>")
     for suffix, text in ((".html", html_text), (".md", "\n".join(md))):
         path = out_dir / f"{name}{suffix}"
         path.write_text(text, encoding="utf-8")
         written[path.name] = path
     meta_path = out_dir / f"{name}.runs.json"
-    meta_path.write_text(json.dumps({"version": __version__, "seed": ctx.seed, "runs": runs_meta}, indent=2, default=str))
+    meta_path.write_text(json.dumps({"version": __version__, "seed": ctx.seed, "generated": stamp, "title": title,
+                                     "runs": runs_meta}, indent=2, default=str))
     written[meta_path.name] = meta_path
     return written
+
+
+def write_index(entries: list[tuple[Any, dict | None, list[RunResult], str]], out_dir: Path, seed: int) -> Path:
+    """Write index.html (and index.md) linking the report of every game: `entries` holds
+    (game, files written or None, runs, note) for the games of this invocation; games reported
+    earlier into the same folder keep their line."""
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    from .games import game_names, get_game
+
+    this_time = {game.name: (written, runs, note) for game, written, runs, note in entries}
+    rows = []
+    for name in game_names():
+        game = get_game(name)
+        written, runs, note = this_time.get(name, (None, [], ""))
+        meta_file = out_dir / f"{name}.runs.json"
+        report = out_dir / f"{name}.html"
+        if report.exists() and meta_file.exists() and not note.startswith("failed"):
+            meta = json.loads(meta_file.read_text())
+            deals = sum(r.get("deals_done", 0) for r in meta.get("runs", []))
+            rows.append((name, game.title, f"{name}.html", f"{name}.md",
+                         f"{len(meta.get('runs', []))} runs, {deals:,} deals, seed {meta.get('seed')}, "
+                         f"generated {meta.get('generated', '?')}"))
+        else:
+            rows.append((name, game.title, None, None, note or "no report yet"))
+    stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    items = []
+    for name, title, html_file, md_file, note in rows:
+        link = (f"<a href='{html.escape(html_file)}'>{html.escape(title)}</a> "
+                f"(<a href='{html.escape(md_file)}'>Markdown</a>)") if html_file else html.escape(title)
+        items.append(f"<tr><td>{link}</td><td>{html.escape(note)}</td></tr>")
+    page = (f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>Kozyr reports</title>"
+            f"<style>{_STYLE}</style></head><body><h1>Kozyr reports</h1>"
+            f"<p class='meta'>Kozyr {html.escape(__version__)}, index written {stamp}; reports made by "
+            f"<code>kozyr report --out {html.escape(str(out_dir))}</code> (root seed {seed}).</p>"
+            f"<table><tr><th>game</th><th>what was simulated</th></tr>{''.join(items)}</table></body></html>")
+    path = out_dir / "index.html"
+    path.write_text(page, encoding="utf-8")
+    md = ["# Kozyr reports", "", f"Kozyr {__version__}, index written {stamp}.", "", "| game | what was simulated |",
+          "|---|---|"] + [f"| {f'[{t}]({h}) ([Markdown]({m}))' if h else t} | {n} |" for _, t, h, m, n in rows]
+    (out_dir / "index.md").write_text("\n".join(md) + "\n", encoding="utf-8")
+    return path
 
 
 ReportBuilder = Callable[[ReportContext], list[Section]]
