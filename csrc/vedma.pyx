@@ -16,9 +16,10 @@
 #   End      when only one hand holds cards; its holder (who holds QS) loses.
 #   Draws    uniform over the victim's cards. The placement analysis models a drawer who takes
 #            the two edge cards of a fanned hand with weight e (edge_weight) and inner cards with
-#            weight 1, and holders who keep the witch at the least likely position ("smart") or
-#            at a random one: with h >= 3 cards a smart holder gives up the witch with
-#            probability min(e, 1) / (2e + h - 2) instead of 1/h.
+#            weight 1, and holders who offer the witch at the position most likely to be drawn
+#            ("smart": an edge if e > 1, inside the fan if e < 1) or keep it at a random one:
+#            with h >= 3 cards a smart holder gives it away with probability
+#            max(e, 1) / (2e + h - 2) instead of 1/h.
 #
 # Encoding: a hand is a uint64 mask with one 16-bit lane per suit (S H D C) and rank positions of
 # the 52-card pack (2 = 0 ... A = 12), whatever the pack, so both packs share one code path.
@@ -111,12 +112,12 @@ cdef inline mask64 nth_card(mask64 hand, int k) noexcept nogil:
 
 cdef inline mask64 draw_card(mask64 victim, int victim_seat, const DrawModel *model, Rng *rng) noexcept nogil:
     """The card a drawer takes from the victim's hand: uniform, unless the victim is a smart
-    holder of the witch facing a drawer who favours some positions."""
+    holder of the witch, who offers it where the drawer's hand goes most often."""
     cdef int h = popcount64(victim)
     cdef double e, p_witch
     if model != NULL and (victim & WITCH) and model.smart[victim_seat] == SMART_PLACE and h >= 3:
         e = model.edge_weight
-        p_witch = (e if e < 1.0 else 1.0) / (2.0 * e + h - 2)
+        p_witch = (e if e > 1.0 else 1.0) / (2.0 * e + h - 2)
         if rng_uniform(rng) < p_witch:
             return WITCH
         return nth_card(victim & ~WITCH, <int>rng_below(rng, <uint32_t>(h - 1)))

@@ -82,7 +82,7 @@ GAME = Game(
         "placement": Analysis(
             "placement",
             "Witch placement against a drawer who favours the edges of a fanned hand (edge_weight), "
-            "on paired deals: random placement vs a smart holder",
+            "on paired deals: random placement vs a holder who offers it where the drawer reaches",
             _placement_kernel, streams=2),
     },
     report=lambda ctx: build_report(ctx),
@@ -632,8 +632,9 @@ def paired_difference(paired: np.ndarray, deals: int):
 
 
 def placement_table(counters: dict[str, np.ndarray], rules: dict) -> pd.DataFrame:
-    """P(lose) of each seat with random placement, with that seat hiding the witch smartly, and
-    with every seat doing so; the paired difference on the same deals with its 95% interval."""
+    """P(lose) of each seat with random placement, with that seat offering the witch where the
+    drawer reaches, and with every seat doing so; the paired difference on the same deals with its
+    95% interval."""
     n, deals = rules["players"], int(counters["deals"][0])
     rows = []
     for seat in range(n):
@@ -763,9 +764,9 @@ def build_report(ctx) -> list:
         "Ved'ma: does it matter where the witch sits in the fan?",
         "A drawer who is not perfectly random tends to favour some positions of a fanned hand. Model: "
         "the two edge cards are taken with weight e and every inner card with weight 1 (e = 2: the "
-        "drawer likes the edges; e = 0.5: he avoids them). A smart holder keeps the witch where it is "
-        "least likely to be taken (inside the fan if e > 1, at an edge if e < 1), so with h >= 3 cards "
-        "he gives it up with probability min(e,1)/(2e+h-2) instead of 1/h; the other cards are in "
+        "drawer likes the edges; e = 0.5: he avoids them). A smart holder offers the witch where it is "
+        "most likely to be taken (at an edge if e > 1, inside the fan if e < 1), so with h >= 3 cards "
+        "he gives it away with probability max(e,1)/(2e+h-2) instead of 1/h; the other cards are in "
         "random order. Every deal is played with all holders random, with one seat smart, and with "
         "every seat smart; `difference` is the paired change in that seat's P(lose) on the same deals, "
         "with a 95% interval.",

@@ -1,0 +1,374 @@
+"""Ved'ma: the vectors and exact values of rules/vedma.md, Monte Carlo against the exact Markov
+chain, invariants of random play, golden playthroughs and the compiled kernel against the
+pure-Python reference engine in vedma_reference.py.
+
+    python tests/test_vedma.py --regen     rewrites tests/golden/vedma/*.txt
+"""
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from analyzer._core import vedma as kernel
+from analyzer.cards import FULL52
+from analyzer.games import get_game
+from analyzer.games.vedma import (discard_pairs, exact_values, length_table, loss_table, parse_hands,
+                                  placement_table, play_deal, position_odds, session_expectations)
+from analyzer.runner import RunConfig, run
+
+sys.path.insert(0, str(Path(__file__).parent))
+import vedma_reference as ref  # noqa: E402
+
+GOLDEN = Path(__file__).parent / "golden" / "vedma"
+LOSER, DRAWS = kernel.ROW_LAYOUT.index("loser"), kernel.ROW_LAYOUT.index("draws")
+
+
+def options(preset="seed", **overrides):
+    return get_game("vedma").resolve_rules(preset, overrides)
+
+
+def within(count, n, p, sigmas=4.5, extra_se=0.0):
+    se = (p * (1 - p) / n + extra_se ** 2) ** 0.5
+    return abs(count / n - p) <= sigmas * se + 1e-12
+
+
+# ---------------------------------------------------------------------------------------------
+# Known answers: §6 vectors
+
+@pytest.mark.parametrize("hand,left", [
+    ("7S 7H 7D QS QH", {"count": 3, "has": {"QS", "QH"}, "one_of": {"7S", "7H", "7D"}}),   # V1
+    ("QS QH QD QC", {"count": 2, "has": {"QS"}, "one_of": {"QH", "QD", "QC"}}),          # V2
+    ("AS AH AD AC 8S", {"count": 1, "has": {"8S"}, "one_of": set()}),                    # V3
+    ("QS QH", {"count": 2, "has": {"QS", "QH"}, "one_of": set()}),                       # V4
+])
+def test_discard_vectors(hand, left):
+    out = discard_pairs(hand)
+    assert len(out) == left["count"]
+    assert left["has"] <= set(out)
+    if left["one_of"]:
+        assert len(set(out) & left["one_of"]) == 1
+
+
+@pytest.mark.parametrize("a,b,p_lose,draws", [
+    ("QS", "QH", Fraction(1), Fraction(1)),                       # V5
+    ("QH", "QS", Fraction(1), Fraction(1)),                       # V6
+    ("QS 8H", "8S", Fraction(1), Fraction(1)),                    # V7
+    ("8H", "8S QS", Fraction(1, 3), None),                        # V8
+    ("8H", "8S QS QH", Fraction(1, 2), Fraction(3)),              # V9
+    ("8H QH", "8S QS", Fraction(1, 4), Fraction(3)),              # V10
+    ("8H 9H QS", "8S 9S QH", Fraction(4, 5), Fraction(21, 5)),    # V11
+])
+def test_two_player_position_vectors(a, b, p_lose, draws):
+    odds = position_odds([a, b], to_draw=0)
+    assert odds.lose[0] == p_lose and odds.lose[1] == 1 - p_lose
+    if draws is not None:
+        assert odds.expected_draws == draws
+
+
+def test_position_with_pairs_discards_them_first():
+    # 7S 7H pair out of A's hand, leaving V8.
+    assert position_odds(["8H 7S 7H", "8S QS"]).lose[0] == Fraction(1, 3)
+    # With B to draw: B takes A's only card, pairs the 8s and is left alone with QS.
+    assert position_odds(["8H", "8S QS"], to_draw=1).lose[1] == 1
+
+
+# ---------------------------------------------------------------------------------------------
+# Known answers: whole-game oracles (exact)
+
+def test_exact_two_players_match_rules_file():
+    e = exact_values(2, 32, "standard")
+    assert e.lose[0] == Fraction(2405837933, 9016205850)
+    assert e.expected_draws == Fraction(48051346688, 8114585265)
+    assert e.states == 29
+    k_dist = [0.00808, 0.05544, 0.16633, 0.27327, 0.27327, 0.16199, 0.05400, 0.00763]
+    for k, p in enumerate(k_dist):
+        assert abs(float(e.cards_at_start[2 * k + 2]) - p) < 5e-6, k
+    assert exact_values(2, 32, "literal").lose[0] == Fraction(6996677, 29464725)
+    assert exact_values(2, 52, "standard").lose[0] == Fraction(1611892446876527, 6267859235871870)
+
+
+@pytest.mark.parametrize("deck,expected,states", [
+    (32, (0.349848890962, 0.336652133959, 0.313498975079), 1092),
+    (52, (0.196799049886, 0.643388199272, 0.159812750842), 4074),
+])
+def test_exact_three_players_match_rules_file(deck, expected, states):
+    e = exact_values(3, deck, "standard")
+    assert e.states == states
+    assert np.allclose([float(x) for x in e.lose], expected, atol=1e-11)
+
+
+def test_exact_three_players_fractions_agree_with_floats():
+    # The two solvers (exact elimination and sparse LU by levels) on the same chain.
+    exact = exact_values(3, 32, "standard", exact=True)
+    floats = exact_values(3, 32, "standard", exact=False)
+    assert isinstance(exact.lose[0], Fraction) and sum(exact.lose) == 1
+    assert np.allclose([float(x) for x in exact.lose], floats.lose, atol=1e-12)
+    assert abs(float(exact.expected_draws) - floats.expected_draws) < 1e-9
+
+
+def test_exact_refuses_what_it_cannot_solve():
+    with pytest.raises(ValueError, match="literal order with 2 players"):
+        exact_values(3, 32, "literal")
+    with pytest.raises(ValueError, match="5 players"):
+        exact_values(5, 32, "standard")
+
+
+@pytest.mark.slow
+def test_exact_four_players_matches_rules_file_monte_carlo(runslow):
+    if not runslow:
+        pytest.skip("about a minute; run with --runslow")
+    e = exact_values(4, 32, "standard")
+    # Rules file (Monte Carlo, 100-200k deals): 0.123, 0.147, 0.184, 0.546.
+    assert np.allclose([float(x) for x in e.lose], [0.123, 0.147, 0.184, 0.546], atol=0.004)
+    result = run(RunConfig("vedma", "play", "standard", deals=2_000_000, seed=44, overrides={"players": 4}), workers=2)
+    table = loss_table(result.counters, result.config.rule_options, slow_exact=True)
+    assert (table[table.event == "loses"].z.abs() < 4.5).all()
+
+
+# ---------------------------------------------------------------------------------------------
+# Known answers: Monte Carlo against the exact values
+
+@pytest.mark.parametrize("preset,players,deck", [
+    ("standard", 2, 32), ("seed", 2, 32), ("standard", 3, 32), ("standard", 3, 52), ("seed", 2, 52),
+])
+def test_monte_carlo_matches_exact(preset, players, deck, runslow):
+    deals = 2_000_000 if runslow else 200_000
+    result = run(RunConfig("vedma", "play", preset, deals=deals, seed=2026,
+                           overrides={"players": players, "deck": deck}), workers=2)
+    table = loss_table(result.counters, result.config.rule_options)
+    checked = table.dropna(subset=["exact"])
+    checked = checked[checked.event != "mean number of draws"]
+    assert len(checked) >= 3 * players
+    for _, row in checked.iterrows():
+        if row["exact"] in (0.0, 1.0):
+            assert row["estimate"] == row["exact"], (row["event"], row["seat"])
+        else:
+            assert abs(row["z"]) < 4.5, (row["event"], row["seat"], row["z"])
+    mean = table[table.event == "mean number of draws"].iloc[0]
+    half = (mean["ci_high"] - mean["ci_low"]) / 2
+    assert abs(mean["estimate"] - mean["exact"]) < 4.5 / 1.96 * half
+    if preset == "standard" and players == 2:
+        # Cards left after the preliminary discard, against the exact distribution.
+        e = exact_values(players, deck, "standard")
+        for cards, p in e.cards_at_start.items():
+            assert within(result.counters["cards_at_start"][cards], deals, float(p)), cards
+
+
+@pytest.mark.parametrize("players,expected", [
+    (4, (0.123, 0.147, 0.184, 0.546)),
+    (5, (0.217, 0.327, 0.100, 0.116, 0.239)),
+    (6, (0.082, 0.097, 0.245, 0.194, 0.317, 0.065)),
+])
+def test_monte_carlo_matches_rules_file_estimates(players, expected, runslow):
+    # The rules file's 4-6 player figures are themselves estimates (about 1e5 deals, 3 decimals).
+    deals = 1_000_000 if runslow else 200_000
+    result = run(RunConfig("vedma", "play", "standard", deals=deals, seed=7, overrides={"players": players}), workers=2)
+    for seat, p in enumerate(expected):
+        assert within(result.counters["lose"][seat], deals, p, extra_se=(p * (1 - p) / 1e5) ** 0.5 + 0.0005), seat
+
+
+# ---------------------------------------------------------------------------------------------
+# Invariants under random play
+
+@pytest.mark.parametrize("players,deck,order", [(2, 52, "literal"), (4, 32, "standard"), (6, 32, "literal"),
+                                                (5, 52, "standard")])
+def test_invariants_of_random_deals(players, deck, order):
+    n = 20_000
+    rows = np.zeros((n, len(kernel.ROW_LAYOUT)), np.uint64)
+    c = kernel.play_shard(np.random.PCG64(5), n, options(players=players, deck=deck, order=order), rows=rows)
+    hands = rows[:, :players]
+    full = int(sum(FULL52.mask(r + s) for s in "SHDC" for r in ("789TJQKA" if deck == 32 else "23456789TJQKA")))
+    witch = 1 << FULL52.bit("QS")
+    sizes = [deck // players + (i < deck % players) for i in range(players)]
+    for row in hands[:2000]:
+        masks = [int(m) for m in row]
+        assert sum(masks) == full and all(a & b == 0 for i, a in enumerate(masks) for b in masks[i + 1:])
+        assert [bin(m).count("1") for m in masks] == sizes
+    loser, draws = rows[:, LOSER].astype(int), rows[:, DRAWS].astype(int)
+    assert np.all(loser < players)
+    assert np.array_equal(c["lose"][:players], np.bincount(loser, minlength=players))
+    assert c["draws_sum"][0] == draws.sum() and c["draws_sumsq"][0] == (draws ** 2).sum()
+    assert c["draws_hist"].sum() == n == c["deals"][0] == c["witch_at_start"].sum()
+    assert np.all(c["witch_at_start_loses"] <= c["witch_at_start"])
+    # Literal order: nothing is discarded before the first draw. Standard order: QS and one plain
+    # queen always survive the preliminary discard, and the discard only removes pairs.
+    if order == "literal":
+        assert draws.min() >= 1 and c["out_at_start"].sum() == 0 and c["cards_at_start"][deck] == n
+    else:
+        assert c["cards_at_start"][:2].sum() == 0 and c["cards_at_start"][1::2].sum() == 0
+    # The dealt hands with the witch: the loser holds it at the end; literal order deals QS as is.
+    if order == "literal":
+        holder = np.array([[int(m) & witch != 0 for m in row] for row in hands]).argmax(axis=1)
+        assert np.array_equal(c["witch_at_start"][:players], np.bincount(holder, minlength=players))
+
+
+def test_same_seed_same_counters_on_any_number_of_workers():
+    config = RunConfig("vedma", "play", "seed", deals=60_000, seed=3, shard_size=20_000)
+    one = run(config, workers=1).counters
+    two = run(config, workers=2).counters
+    assert all(np.array_equal(one[k], two[k]) for k in one)
+
+
+def test_playthrough_obeys_the_rules():
+    deal = ref.Engine(5, 32, "literal", np.random.PCG64(8)).deal()
+    for order in ("literal", "standard"):
+        p = play_deal([" ".join(h) for h in deal], "seed", seed=4, order=order)
+        hands = [set(h) for h in p.dealt]
+        if order == "standard":
+            hands = [set(discard_pairs(h)) for h in hands]
+        for d in p.draws:
+            assert hands[d.drawer] and hands[d.victim] and d.drawer != d.victim
+            # the victim is the nearest seat on the drawer's right holding cards
+            seat = (d.drawer - 1) % 5
+            while not hands[seat]:
+                seat = (seat - 1) % 5
+            assert seat == d.victim and d.card in hands[d.victim]
+            hands[d.victim].discard(d.card)
+            hands[d.drawer] = set(discard_pairs(sorted(hands[d.drawer] | {d.card})))
+            assert [set(h) for h in d.hands_after] == hands
+        assert [bool(h) for h in hands].count(True) == 1 and "QS" in hands[p.loser]
+
+
+def test_placement_counters_are_consistent_and_pair_up():
+    deals = 20_000
+    c = kernel.placement_shard(np.random.PCG64(1), np.random.PCG64(2), deals, options(), 2.0)
+    assert np.all(c["lose"][:6, :4].sum(axis=1) == deals)
+    for v in range(1, 6):
+        for s in range(4):
+            both, only_random, only_variant = c["paired"][v, s]
+            assert both + only_random == c["lose"][0, s]
+            assert both + only_variant == c["lose"][v, s]
+
+
+def test_smart_holder_gives_up_the_witch_at_the_model_rate():
+    # Seat 1 holds 7S QS 8S (three cards): with edge weight e a smart holder gives QS away with
+    # probability max(e,1)/(2e+1); a random holder with 1/3.
+    hands = [FULL52.mask("7H"), FULL52.mask("7S QS 8S")]
+    rules = options(players=2, order="literal")
+    for e, smart, p in ((3.0, (1,), 3 / 7), (0.5, (1,), 0.5), (3.0, (), 1 / 3)):
+        n = 6000
+        taken = sum(kernel.play_traced(hands, rules, np.random.PCG64(i), smart, e)[2][0, 2] == FULL52.bit("QS")
+                    for i in range(n))
+        assert within(taken, n, p), (e, smart)
+
+
+def test_offering_the_witch_helps_against_a_biased_drawer_and_is_neutral_against_a_fair_one():
+    result = run(RunConfig("vedma", "placement", "seed", deals=100_000, seed=5, overrides={"edge_weight": 3}), workers=2)
+    table = placement_table(result.counters, result.config.rule_options)
+    alone = table[table.smart_holders == "this seat alone"]
+    assert (alone.diff_ci_high < 0).all()      # every seat loses less by offering it at an edge
+    # When every seat does it, the changes cancel out: one loser per deal.
+    assert abs(table[table.smart_holders == "every seat"].difference.sum()) < 1e-12
+    fair = run(RunConfig("vedma", "placement", "seed", deals=100_000, seed=5, overrides={"edge_weight": 1}), workers=2)
+    table = placement_table(fair.counters, fair.config.rule_options)
+    width = table.diff_ci_high - table.diff_ci_low
+    assert (table.difference.abs() < 4.5 / 3.92 * width).all()
+
+
+def test_session_rotation_evens_out_over_a_round():
+    seat_loss = [0.1, 0.2, 0.3, 0.4]
+    rotate = session_expectations(seat_loss, "rotate", 8)
+    assert np.allclose(rotate.expected_losses, 2 * 0.25 * 4)
+    loser = session_expectations(seat_loss, "loser", 1)
+    assert np.allclose(loser.expected_losses, seat_loss)
+    # Loser deals: the player who just lost sits at the dealer's seat (loss 0.4) next deal.
+    two = session_expectations(seat_loss, "loser", 2)
+    assert np.isclose(two.expected_losses.sum(), 2)
+
+
+def test_length_table_adds_up():
+    c = kernel.play_shard(np.random.PCG64(9), 10_000, options())
+    table = length_table(c)
+    assert table["count"].sum() == 10_000 and abs(table["cumulative"].iloc[-1] - 1) < 1e-12
+
+
+# ---------------------------------------------------------------------------------------------
+# Cross-implementation: the kernel against the reference engine on the same random stream
+
+@pytest.mark.parametrize("players,deck,order", [(2, 32, "literal"), (3, 32, "standard"), (4, 32, "literal"),
+                                                (5, 52, "standard"), (6, 32, "standard"), (2, 52, "standard")])
+def test_kernel_matches_reference(players, deck, order, runslow):
+    n = 5000 if runslow else 1500
+    rows = np.zeros((n, len(kernel.ROW_LAYOUT)), np.uint64)
+    c = kernel.play_shard(np.random.PCG64(17), n, options(players=players, deck=deck, order=order), rows=rows)
+    engine = ref.Engine(players, deck, order, np.random.PCG64(17))
+    lose = np.zeros(players, np.int64)
+    witch_loses = np.zeros(players, np.int64)
+    for d in range(n):
+        hands = engine.deal()
+        assert [FULL52.mask(h) if h else 0 for h in hands] == [int(m) for m in rows[d, :players]], d
+        loser, draws, at_start = engine.play(hands)
+        assert (loser, draws) == (int(rows[d, LOSER]), int(rows[d, DRAWS])), d
+        lose[loser] += 1
+        holder = next(p for p in range(players) if "QS" in at_start[p])
+        witch_loses[holder] += holder == loser
+    assert np.array_equal(lose, c["lose"][:players])
+    assert np.array_equal(witch_loses, c["witch_at_start_loses"][:players])
+
+
+def test_kernel_discard_matches_reference_on_random_hands():
+    rng = np.random.default_rng(4)
+    cards = [r + s for s in "SHDC" for r in "23456789TJQKA"]
+    for _ in range(3000):
+        hand = list(rng.choice(cards, size=int(rng.integers(0, 20)), replace=False))
+        assert discard_pairs(hand) == FULL52.from_mask(FULL52.mask(ref.discard_pairs(hand)))
+
+
+# ---------------------------------------------------------------------------------------------
+# Bad input
+
+@pytest.mark.parametrize("hands,message", [
+    (["QS XH", "8S"], "malformed card 'XH'"),
+    (["QS 8H", "8H"], "'8H' is in both"),
+    (["QS 2H", "8S"], "'2H' in the seat 0 hand is not in the 32-card pack"),
+    (["QH 8H", "8S"], "nobody holds the witch"),
+    (["QS"], "2 to 6 hands"),
+    ("QS 8H", "list of hands"),
+])
+def test_bad_hands_are_refused(hands, message):
+    with pytest.raises(ValueError, match=message):
+        parse_hands(hands, 32)
+
+
+def test_bad_deals_and_options_are_refused():
+    with pytest.raises(ValueError, match="seat 0 hand has 17 cards; dealing 32 cards to 2 players"):
+        play_deal(["7S 7H 7D 7C 8S 8H 8D 8C 9S 9H 9D 9C TS TH TD TC QS",
+                   "JS JH JD JC QH QD QC KS KH KD KC AS AH AD AC"], seed=1)
+    with pytest.raises(ValueError, match="to_draw must be a seat"):
+        position_odds(["QS", "QH"], to_draw=2)
+    for key, value, message in (("players", 7, "from 2 to 6"), ("deck", 40, "32 or 52"),
+                                ("order", "pairs-first", "literal, standard"), ("edge_weight", 0, "0.01 to 100"),
+                                ("next_dealer", "winner", "rotate, loser")):
+        with pytest.raises(ValueError, match=message):
+            options(**{key: value})
+    with pytest.raises(ValueError, match="unknown vedma rule option"):
+        options(jokers=1)
+
+
+# ---------------------------------------------------------------------------------------------
+# Golden playthroughs
+
+GOLDEN_CASES = [("2p-32-seed", 2, 32, "seed", 1), ("3p-32-standard", 3, 32, "standard", 2),
+                ("4p-32-seed", 4, 32, "seed", 3), ("6p-52-standard", 6, 52, "standard", 4)]
+
+
+def golden_text(players, deck, preset, seed):
+    deal = ref.Engine(players, deck, "literal", np.random.PCG64(1000 + seed)).deal()
+    return play_deal([" ".join(h) for h in deal], preset, seed=seed, deck=deck).explain() + "\n"
+
+
+def regenerate():
+    GOLDEN.mkdir(parents=True, exist_ok=True)
+    for name, players, deck, preset, seed in GOLDEN_CASES:
+        (GOLDEN / f"{name}.txt").write_text(golden_text(players, deck, preset, seed))
+
+
+@pytest.mark.parametrize("name,players,deck,preset,seed", GOLDEN_CASES, ids=[c[0] for c in GOLDEN_CASES])
+def test_golden_playthroughs(name, players, deck, preset, seed):
+    assert golden_text(players, deck, preset, seed) == (GOLDEN / f"{name}.txt").read_text()
+
+
+if __name__ == "__main__" and "--regen" in sys.argv:
+    regenerate()
