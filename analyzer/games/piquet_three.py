@@ -457,7 +457,7 @@ def play_one(seed: int = 1, rules: str = "ru_three", strategies: dict | None = N
         lines.append(f"trick {i + 1:2d}: {SEATS[leader]:6s} leads; " +
                      ", ".join(f"{SEATS[(leader + j) % 3]} {c}" for j, c in enumerate(cards)))
     for f, field in enumerate(core.SCORE_FIELDS):
-        lines.append(f"{field:14s}" + "".join(f"{who} {int(d['scores'][0, f, p]):4d}   " for p, who in enumerate(SEATS)))
+        lines.append(f"{field:14s}" + "   ".join(f"{who} {int(d['scores'][0, f, p]):4d}" for p, who in enumerate(SEATS)))
     return "\n".join(lines).rstrip() + "\n"
 
 
