@@ -14,7 +14,7 @@ import pytest
 from analyzer._core import vedma as kernel
 from analyzer.cards import FULL52
 from analyzer.games import get_game
-from analyzer.games.vedma import (discard_pairs, exact_values, length_table, loss_table, parse_hands,
+from analyzer.games.vedma import (build_report, discard_pairs, exact_values, length_table, loss_table, parse_hands,
                                   placement_table, play_deal, position_odds, session_expectations)
 from analyzer.runner import RunConfig, run
 
@@ -345,6 +345,43 @@ def test_bad_deals_and_options_are_refused():
             options(**{key: value})
     with pytest.raises(ValueError, match="unknown vedma rule option"):
         options(jokers=1)
+
+
+# ---------------------------------------------------------------------------------------------
+# Report and command line
+
+def test_report_sections_tables_and_exact_values():
+    from analyzer.report import ReportContext
+
+    sections = build_report(ReportContext(seed=3, workers=2, scale=0.005))
+    titles = [s.title for s in sections]
+    assert any("who is left with the witch" in t for t in titles) and any("witch sits" in t for t in titles)
+    summary = sections[0].tables[0][1]
+    assert len(summary) == 2 * 2 * sum(range(2, 7))          # orders x packs x seats of 2..6 players
+    assert (summary.ci_low <= summary.estimate).all() and (summary.estimate <= summary.ci_high).all()
+    with_exact = summary.dropna(subset=["exact"])
+    assert set(zip(with_exact.order, with_exact.deck, with_exact.players)) == {
+        ("standard", 32, 2), ("standard", 52, 2), ("standard", 32, 3), ("standard", 52, 3),
+        ("literal", 32, 2), ("literal", 52, 2)}
+    for _, sums in summary.groupby(["order", "deck", "players"]).estimate.sum().items():
+        assert abs(sums - 1) < 1e-12
+    assert sections[0].figures and sections[2].figures
+
+
+def test_cli_commands(capsys):
+    from analyzer.cli import main
+
+    assert main(["vedma", "exact", "--players", "2", "--order", "literal"]) == 0
+    assert "6996677/29464725" in capsys.readouterr().out
+    assert main(["vedma", "position", "--hand", "8H 9H QS", "--hand", "8S 9S QH"]) == 0
+    assert "4/5" in capsys.readouterr().out
+    assert main(["vedma", "odds", "--deals", "20000", "--workers", "1", "--set", "players=2", "--json"]) == 0
+    assert '"exact": 0.2374594367' in capsys.readouterr().out
+    assert main(["vedma", "play", "--hand", "QS 8H", "--hand", "8S QH", "--set", "deck=52"]) == 2
+    assert "seat 0 hand has 2 cards" in capsys.readouterr().err
+    assert main(["vedma", "odds", "--deals", "1000", "--set", "players=9"]) == 2
+    assert "players must be an integer from 2 to 6" in capsys.readouterr().err
+    assert main(["vedma", "exact", "--players", "5", "--order", "standard"]) == 2
 
 
 # ---------------------------------------------------------------------------------------------

@@ -685,13 +685,15 @@ def build_report(ctx) -> list:
     import matplotlib.pyplot as plt
 
     summary, lengths, results = [], [], {}
+    # The minute-long 4-player exact solve only in a full-size report, not in quick previews.
+    full_size = ctx.deals_for(REPORT_DEALS) >= REPORT_DEALS
     for order, preset in (("literal", "seed"), ("standard", "standard")):
         for deck in PACK_RANKS:
             for players in range(MIN_PLAYERS, MAX_PLAYERS + 1):
                 result = ctx.run("vedma", "play", preset, REPORT_DEALS, {"players": players, "deck": deck})
                 results[(order, deck, players)] = result
                 rules = result.config.rule_options
-                table = loss_table(result.counters, rules, slow_exact=ctx.scale >= 1)
+                table = loss_table(result.counters, rules, slow_exact=full_size)
                 for _, row in table[table.event == "loses"].iterrows():
                     summary.append(dict(order=order, deck=deck, players=players, **row.drop("event").to_dict()))
                 mean_row = table[table.event == "mean number of draws"].iloc[0]
@@ -723,7 +725,7 @@ def build_report(ctx) -> list:
 
     exact_rows = []
     for (players, deck, order) in [(2, 32, "standard"), (2, 32, "literal"), (2, 52, "standard"), (2, 52, "literal"),
-                                   (3, 32, "standard"), (3, 52, "standard")] + ([(4, 32, "standard")] if ctx.scale >= 1 else []):
+                                   (3, 32, "standard"), (3, 52, "standard")] + ([(4, 32, "standard")] if full_size else []):
         e = exact_values(players, deck, order)
         for seat in range(players):
             exact_rows.append(dict(players=players, deck=deck, order=order, seat=seat_name(seat, players),
