@@ -707,6 +707,7 @@ def nodes_table(counters: dict) -> pd.DataFrame:
 
 
 def tempo_table(counters: dict) -> pd.DataFrame:
+    """D* of the won deals of a tempo run (solo analysis with tempo=true)."""
     hist = counters["tempo_hist"]
     n = int(hist.sum())
     nz = np.nonzero(hist)[0]
@@ -735,15 +736,14 @@ def duel_table(counters: dict, label: str = "") -> pd.DataFrame:
 # ---------------------------------------------------------------------------------------------
 # Report
 
-REPORT_SOLO_DEALS = 20_000
-REPORT_TEMPO_DEALS = 2_000
-REPORT_DUEL_GAMES = 100_000
-SOLO_SHARD = 1_000          # solver shards are slow: small shards keep every worker busy
+REPORT_DUEL_GAMES = 20_000
+SOLO_SHARD = 250            # solver shards are slow: small shards keep every worker busy
+# (label, deals, overrides): the headline variant gets the larger sample and budget
 SOLO_VARIANTS = (
-    ("SOLO(∞, none) — Russian-bank solvability", dict(foundation_priority="none")),
-    ("SOLO(∞, strict)", dict(foundation_priority="strict")),
-    ("SOLO(2, none)", dict(foundation_priority="none", redeal_limit=2)),
-    ("SOLO(0, strict)", dict(foundation_priority="strict", redeal_limit=0)),
+    ("SOLO(∞, none) = Russian-bank solvability", 5_000, dict(foundation_priority="none", node_budget=1_000_000)),
+    ("SOLO(∞, strict)", 2_000, dict(foundation_priority="strict", node_budget=100_000)),
+    ("SOLO(2, none)", 1_000, dict(foundation_priority="none", redeal_limit=2, node_budget=100_000)),
+    ("SOLO(0, strict)", 1_000, dict(foundation_priority="strict", redeal_limit=0, node_budget=100_000)),
 )
 
 
@@ -752,31 +752,37 @@ def build_report(ctx) -> list:
     import matplotlib.pyplot as plt
 
     solo_rows, results = [], {}
-    for label, overrides in SOLO_VARIANTS:
-        result = ctx.run("russian_bank", "solo", "default", REPORT_SOLO_DEALS, overrides, shard_size=SOLO_SHARD)
+    for label, deals, overrides in SOLO_VARIANTS:
+        result = ctx.run("russian_bank", "solo", "default", deals, overrides, shard_size=SOLO_SHARD)
         results[label] = result
-        solo_rows.append(solvability_table(result.counters, label))
-    solo = pd.concat(solo_rows, ignore_index=True)
-    tempo = ctx.run("russian_bank", "solo", "default", REPORT_TEMPO_DEALS,
-                    dict(foundation_priority="none", tempo=True), shard_size=SOLO_SHARD)
+        table = solvability_table(result.counters, label)
+        table.insert(1, "node_budget", overrides["node_budget"])
+        solo_rows.append(table)
     head = results[SOLO_VARIANTS[0][0]]
     sections = [Section(
         "Russian Bank: solvability of one player's layout",
         "Russian-bank solvability (§9.5) is the share of random one-player layouts (stock 13, 4 houses, "
         "hand 35) that can be played out when every card is known, SOLO(∞, none). Each deal is decided "
-        "by an exhaustive search with a node budget; the interval is the §10.8 Wilson interval that "
-        "counts the unresolved deals as losses for its lower end and as wins for its upper end.",
-        tables=[("Solvability by variant", solo), ("Nodes per deal, SOLO(∞, none)", nodes_table(head.counters)),
-                ("Tempo D* (fewest discards of a win), SOLO(∞, none), literal model", tempo_table(tempo.counters)),
-                ("Tempo run outcome", solvability_table(tempo.counters, "SOLO(∞, none) with tempo search"))],
+        "by an exhaustive depth-first search with an exact-key transposition table and a node budget "
+        "(open-pool model with the D1 and D3 reductions for SOLO(∞, none); the literal cyclic hand "
+        "otherwise). The interval is the §10.8 Wilson interval that counts the unresolved deals as "
+        "losses for its lower end and as wins for its upper end, so its width is at least the "
+        "unresolved share. Small redeal limits are rarely decided within these budgets (as in the pilot "
+        "of §13): read their intervals, not their point estimates.",
+        tables=[("Solvability by variant", pd.concat(solo_rows, ignore_index=True)),
+                ("Nodes per deal, SOLO(∞, none)", nodes_table(head.counters))],
     )]
     fig, ax = plt.subplots(figsize=(7, 3.5))
-    hist = tempo.counters["tempo_hist"]
-    top = int(np.nonzero(hist)[0].max()) + 1 if hist.any() else 1
-    ax.bar(np.arange(top), hist[:top])
-    ax.set_xlabel("D* = fewest discards of a winning line")
+    hist = head.counters["nodes_hist"]
+    x = np.arange(hist.shape[1])
+    for row, (name, colour) in enumerate((("won", "tab:green"), ("lost", "tab:red"), ("unresolved", "tab:grey"))):
+        ax.bar(x + 0.27 * (row - 1), hist[row], width=0.27, label=name, color=colour)
+    ax.set_xticks(x, [f"1e{d}" for d in x])
+    ax.set_xlabel("nodes searched (decade)")
     ax.set_ylabel("deals")
-    sections[0].figures.append(("Distribution of the tempo D* among won SOLO(∞, none) deals.", fig))
+    ax.set_yscale("log")
+    ax.legend()
+    sections[0].figures.append(("Search effort per deal for SOLO(∞, none), by outcome.", fig))
 
     duel_rows = []
     for first in _STRATEGY_NAMES:
@@ -784,13 +790,28 @@ def build_report(ctx) -> list:
             r = ctx.run("russian_bank", "duel", "default", REPORT_DUEL_GAMES,
                         strategies=dict(first=first, second=second))
             duel_rows.append(duel_table(r.counters, f"{first} vs {second}"))
+    duel = pd.concat(duel_rows, ignore_index=True)
     sections.append(Section(
         "Russian Bank: the duel with blind policies",
-        "Two players with the default rules of §8; 'first' is the player who moves first. G1 'greedy' is "
-        "the priority policy of §10.6; 'random' picks a uniform legal action. Draws are reported, never "
-        "folded into losses.",
-        tables=[("Duel outcomes by strategy pair", pd.concat(duel_rows, ignore_index=True))],
+        "Two players with the default rules of §8 (strict foundation priority, loading on stock and "
+        "waste, unlimited redeals, draw after 250 turns without progress). 'first' is the player who "
+        "moves first (the higher stock top). 'greedy' is the priority policy G1 of §10.6, 'random' a "
+        "uniform legal action; both see only face-up cards. Draws are reported, never folded into "
+        "losses. Swapping the pairs' seats (greedy vs random and random vs greedy) is the duplicate "
+        "comparison of the two policies.",
+        tables=[("Duel outcomes by strategy pair", duel)],
     ))
+    fig, ax = plt.subplots(figsize=(7, 3.5))
+    pairs = duel.pair.unique()
+    shares = {e: [float(duel[(duel.pair == p) & (duel.event == e)].estimate.iloc[0]) for p in pairs]
+              for e in ("first wins", "second wins", "draw")}
+    bottom = np.zeros(len(pairs))
+    for event, values in shares.items():
+        ax.bar(pairs, values, bottom=bottom, label=event)
+        bottom += values
+    ax.set_ylabel("share of games")
+    ax.legend()
+    sections[1].figures.append(("First-player wins, second-player wins and draws by strategy pair.", fig))
     return sections
 
 

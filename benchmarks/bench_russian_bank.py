@@ -1,0 +1,69 @@
+"""Single-core throughput of the Russian Bank kernels.
+
+    python benchmarks/bench_russian_bank.py [--games N] [--deals N] [--budget B] [--repeat R]
+
+(a) duel games per second with the greedy policy G1 for both players (deal + whole game), against
+    the goal of 100,000 games per second per core (issue 6);
+(b) duel games per second with the random policy (long, mostly-moving games);
+(c) the SOLO(∞, none) solver (open pool, D1 + D3) on random layouts: nodes per second, solved deals
+    per second and the share unresolved within the node budget, against the goal of 10 million
+    nodes per second;
+(d) the literal model on the same layouts under SOLO(∞, strict).
+Best of R repeats, one thread. Numbers from a machine shared with other jobs are noisy.
+"""
+import argparse
+import time
+
+import numpy as np
+
+from analyzer._core import russian_bank as core
+from analyzer.games import russian_bank as rb
+
+GOAL_GAMES = 100_000
+GOAL_NODES = 10_000_000
+
+
+def best(fn, repeat):
+    results = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        out = fn()
+        results.append((time.perf_counter() - start, out))
+    return min(results, key=lambda r: r[0])
+
+
+def duel_rate(strategy, games, repeat):
+    options = dict(rb.resolve("default"), first_strategy=strategy, second_strategy=strategy)
+    seconds, counters = best(lambda: core.duel_shard(np.random.PCG64(1), np.random.PCG64(2), games, options), repeat)
+    return games / seconds, counters["sums"][0] / games
+
+
+def solo_rate(deals, budget, repeat, strict):
+    options = dict(k=None, strict=strict, open_pool=not strict, dominance=True, d3=True, tempo=False,
+                   budget=budget, tt_bits=20)
+    seconds, counters = best(lambda: core.solo_shard(np.random.PCG64(3), deals, options), repeat)
+    return counters["node_sum"][0] / seconds, deals / seconds, counters["outcome"][2] / deals
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=20_000)
+    parser.add_argument("--deals", type=int, default=300)
+    parser.add_argument("--budget", type=int, default=100_000)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    g, actions = duel_rate("greedy", args.games, args.repeat)
+    print(f"(a) duel, greedy vs greedy: {g:10,.0f} games/s per core ({actions:.0f} actions/game); "
+          f"goal {GOAL_GAMES:,}: ratio {g / GOAL_GAMES:.3f}")
+    r, actions = duel_rate("random", max(1, args.games // 10), args.repeat)
+    print(f"(b) duel, random vs random: {r:10,.0f} games/s per core ({actions:.0f} actions/game, "
+          f"{r * actions / 1e6:.2f} M actions/s)")
+    for label, strict in (("(c) SOLO(∞, none), open pool + D1 + D3", False), ("(d) SOLO(∞, strict), literal", True)):
+        nodes, deals, unresolved = solo_rate(args.deals, args.budget, args.repeat, strict)
+        print(f"{label}: {nodes / 1e6:6.2f} M nodes/s, {deals:8.1f} deals/s per core, "
+              f"{100 * unresolved:.1f}% unresolved at {args.budget:,} nodes; nodes/s vs goal {GOAL_NODES / 1e6:.0f} M: "
+              f"ratio {nodes / GOAL_NODES:.3f}")
+
+
+if __name__ == "__main__":
+    main()
