@@ -150,6 +150,7 @@ cdef struct Record3:
     int leader[TRICKS3]
     int cards[TRICKS3][PLAYERS3]  # in play order from the trick's leader
     DeclThree decl
+    HandEval dealt_ev[PLAYERS3]  # the dealt hands evaluated (for the single-hand statistics)
 
 
 cdef int choose_card3(Engine3 *g, Seat3 *seat, const ThreeState *s, int n_played, const int *trick,
@@ -226,6 +227,10 @@ cdef void play_deal3(Engine3 *g, const uint8_t *cards, Seat3 *seats, Record3 *re
             rec.dealt[p] = dealt[p]
             rec.final[p] = final[p]
         rec.discard = discard
+        for p in range(PLAYERS3):
+            rec.dealt_ev[p] = ev[p]
+        if discard:
+            evaluate_hand(dealt[DEALER], &g.tables, &rules.base, &rec.dealt_ev[DEALER])
         rec.talon = ((<mask32>1) << cards[PLAYERS3 * HAND3]) | ((<mask32>1) << cards[PLAYERS3 * HAND3 + 1])
         rec.decl = decl
 
@@ -463,7 +468,6 @@ def deal_shard(bit_generators, Py_ssize_t n_deals, dict rules_spec, dict strateg
     cdef Py_ssize_t d
     cdef Record3 rec
     cdef DealThree score
-    cdef HandEval ev
     with nogil:
         rng_init(&deal_rng, bg[0])
         for p in range(PLAYERS3):
@@ -488,8 +492,7 @@ def deal_shard(bit_generators, Py_ssize_t n_deals, dict rules_spec, dict strateg
                 decl_hist[p, score.decl[p]] += 1
                 play_hist[p, score.play[p]] += 1
                 tricks_hist[p, score.tricks[p]] += 1
-                evaluate_hand(rec.dealt[p], &g.tables, &g.rules.base, &ev)
-                hand_events(rec.dealt[p], &ev, p, events, point_len, seq_len, quatorzes)
+                hand_events(rec.dealt[p], &rec.dealt_ev[p], p, events, point_len, seq_len, quatorzes)
                 if best < 0 or score.total[p] > score.total[best]:
                     best = p
                     n_best = 1
