@@ -171,6 +171,17 @@ def test_monte_carlo_matches_exact_values(runslow):
         assert _within(row["count"], row["n"], row["exact"]), row["points"]
 
 
+@pytest.mark.parametrize("overrides", [{"heart_baba": "literal"}, {"overlap": "disallowed", "four_of_kind_bonus": True}])
+def test_monte_carlo_matches_exact_distribution_under_options(overrides, runslow):
+    # The exact enumeration splits a hand into its honours and its 7-6-5-4 part; a simulation
+    # under other options checks that split (and the kernel) once more.
+    deals = 400_000 if runslow else 60_000
+    result = run(RunConfig("semerik", "declarations", "default", deals=deals, seed=7, overrides=overrides), workers=2)
+    dist = declaration_distribution(result.counters, result.config.rule_options)
+    for _, row in dist[dist.exact > 1e-3].iterrows():
+        assert _within(row["count"], row["n"], row["exact"]), (overrides, row["points"])
+
+
 def test_options_are_validated():
     game = get_game("semerik")
     with pytest.raises(ValueError, match="heart_baba must be one of"):
