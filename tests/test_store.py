@@ -1,0 +1,266 @@
+"""The results store: runs kept shard by shard, read back without simulating, resumed after Ctrl-C
+or kill -9 to the result of an uninterrupted run, extended with new shards of the same seed."""
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import analyzer.runner as runner
+from analyzer.cli import main
+from analyzer.runner import RunConfig, run
+from analyzer.store import Store, complete_run, config_keys, default_store_path, run_stored
+
+
+def config(**kw):
+    base = dict(game="piquet", analysis="declarations", rules="ru_seed", deals=250_000, seed=5, shard_size=40_000)
+    return RunConfig(**{**base, **kw})
+
+
+def assert_same_counters(a, b):
+    assert a.keys() == b.keys()
+    for key in a:
+        assert np.array_equal(a[key], b[key]), key
+
+
+@pytest.fixture
+def store(tmp_path):
+    with Store(tmp_path / "runs.sqlite") as s:
+        yield s
+
+
+@pytest.fixture
+def no_simulation(monkeypatch):
+    """Any shard played from here on fails the test."""
+    def refuse(*args, **kwargs):
+        raise AssertionError("a shard was simulated")
+    monkeypatch.setattr(runner, "_run_shard_timed", refuse)
+
+
+def test_default_location(monkeypatch, tmp_path):
+    monkeypatch.setenv("KOZYR_STORE", str(tmp_path / "x.sqlite"))
+    assert default_store_path() == tmp_path / "x.sqlite"
+    monkeypatch.delenv("KOZYR_STORE")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    assert default_store_path() == tmp_path / "data" / "kozyr" / "store.sqlite"
+
+
+def test_a_store_that_is_not_a_database_is_refused(tmp_path):
+    bad = tmp_path / "notes.txt"
+    bad.write_text("this is not a database" * 100)
+    with pytest.raises(ValueError, match="cannot open the results store"):
+        Store(bad)
+    with pytest.raises(ValueError, match="is a directory"):
+        Store(tmp_path)
+
+
+def test_run_is_stored_with_config_version_status_and_counters(store):
+    c = config()
+    result = run_stored(c, store, workers=2)
+    assert result.complete and result.extra["simulated_deals"] == c.deals
+    assert_same_counters(result.counters, run(c).counters)
+    stored = store.get(result.extra["run_id"])
+    assert stored.status == "complete" and stored.deals_done == c.deals
+    assert stored.shards_done == tuple(range(c.n_shards))
+    assert stored.config == json.loads(json.dumps(c.resolved(), default=list))
+    assert stored.config["version"] and stored.config["seed"] == 5
+    assert_same_counters(stored.counters, result.counters)
+
+
+def test_stored_run_is_returned_without_simulating(store, no_simulation):
+    c = config(deals=80_000)
+    with pytest.raises(AssertionError, match="simulated"):
+        run_stored(c, store)          # nothing stored yet: it has to simulate, and may not
+
+
+def test_second_request_reads_the_store(store, monkeypatch):
+    c = config(deals=80_000)
+    first = run_stored(c, store)
+    monkeypatch.setattr(runner, "_run_shard_timed", lambda *a: pytest.fail("simulated a stored run"))
+    again = run_stored(config(deals=80_000), store, workers=2, backend="processes")
+    assert again.extra["run_id"] == first.extra["run_id"] and again.extra["simulated_deals"] == 0
+    assert_same_counters(again.counters, first.counters)
+    # Another seed or another option is another run.
+    assert config_keys(config(deals=80_000, seed=6))[0] != config_keys(c)[0]
+    assert config_keys(config(deals=80_000, overrides={"repik_bonus": 90}))[0] != config_keys(c)[0]
+
+
+def test_interrupted_run_resumes_to_the_uninterrupted_result(store):
+    c = config()
+    run_id = store.open_run(c)
+    partial = run(c, shards=[0, 3, 6],
+                  on_shard=lambda i, counters, secs: store.add_shard(run_id, i, c.shard_deals(i), counters, secs))
+    assert not partial.complete
+    stored = store.get(run_id)
+    assert stored.shards_done == (0, 3, 6) and stored.deals_done == 2 * 40_000 + 10_000
+    assert stored.status != "complete"
+    assert_same_counters(stored.counters, partial.counters)
+    assert store.missing_shards(run_id) == [1, 2, 4, 5]
+    resumed = complete_run(store, run_id, workers=2)
+    assert resumed.complete and resumed.extra["simulated_deals"] == 4 * 40_000
+    assert_same_counters(resumed.counters, run(c).counters)
+    assert store.get(run_id).status == "complete"
+
+
+def test_a_shard_stored_twice_counts_once(store):
+    c = config(deals=80_000)
+    run_id = store.open_run(c)
+    counters = runner.run_shard(c, 0)
+    store.add_shard(run_id, 0, c.shard_deals(0), counters, 0.1)
+    store.add_shard(run_id, 0, c.shard_deals(0), counters, 0.1)  # e.g. two processes resuming at once
+    assert store.get(run_id).deals_done == 40_000
+    assert_same_counters(store.get(run_id).counters, counters)
+
+
+def test_extend_equals_a_longer_uninterrupted_run(store):
+    c = config()                      # 6 shards of 40,000 and a short last shard of 10,000
+    run_id = run_stored(c, store).extra["run_id"]
+    grown = store.extend(run_id, 100_000)
+    assert grown.deals == 350_000 and store.missing_shards(run_id) == [6, 7, 8]
+    result = complete_run(store, run_id, workers=2)
+    assert result.extra["run_id"] == run_id and result.deals_done == 350_000
+    assert_same_counters(result.counters, run(config(deals=350_000)).counters)
+    # The intervals narrow with the deals.
+    from analyzer.games.piquet import odds_table
+    before = odds_table(run(c).counters, c.rule_options, with_exact=False)
+    after = odds_table(result.counters, c.rule_options, with_exact=False)
+    assert ((after.ci_high - after.ci_low) <= (before.ci_high - before.ci_low) + 1e-12).all()
+    with pytest.raises(ValueError, match="positive"):
+        store.extend(run_id, 0)
+
+
+def test_new_run_reuses_the_shards_of_a_stored_run_of_another_length(store, monkeypatch):
+    run_stored(config(deals=200_000), store)
+    monkeypatch.setattr(runner, "_run_shard_timed", lambda *a: pytest.fail("simulated a stored shard"))
+    shorter = run_stored(config(deals=120_000), store)       # shards 0..2 of the same seed stream
+    assert shorter.complete and shorter.extra["simulated_deals"] == 0
+    monkeypatch.undo()
+    assert_same_counters(shorter.counters, run(config(deals=120_000)).counters)
+    ragged = run_stored(config(deals=130_000), store)        # its last shard (10,000 deals) is new
+    assert ragged.extra["simulated_deals"] == 10_000
+    assert_same_counters(ragged.counters, run(config(deals=130_000)).counters)
+
+
+def _stored_shards(path, run_id):
+    if not path.exists():
+        return 0
+    db = sqlite3.connect(path)
+    try:
+        return db.execute("SELECT count(*) FROM shards WHERE run_id = ?", (run_id,)).fetchone()[0]
+    except sqlite3.OperationalError:  # the schema is not written yet
+        return 0
+    finally:
+        db.close()
+
+
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT], ids=["kill-9", "ctrl-c"])
+def test_killed_cli_run_keeps_its_shards_and_resumes_bit_identically(tmp_path, sig):
+    path = tmp_path / "runs.sqlite"
+    deals, shard = 6_000_000, 100_000
+    cmd = [sys.executable, "-m", "analyzer", "piquet", "odds", "--deals", str(deals), "--shard-size", str(shard),
+           "--seed", "11", "--workers", "1", "--no-exact", "--json", "--store", str(path)]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tempfile.gettempdir())
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:    # wait until a few shards are committed, then stop it mid-run
+        if _stored_shards(path, 1) >= 3:
+            break
+        time.sleep(0.02)
+    proc.send_signal(sig)
+    out, err = proc.communicate(timeout=120)
+    assert "Traceback" not in err
+    expected_code = -signal.SIGKILL if sig == signal.SIGKILL else 130
+    assert proc.returncode == expected_code, err
+    with Store(path) as store:
+        stored = store.get(1)
+        assert stored.status == "interrupted"
+        assert 3 <= len(stored.shards_done) < deals // shard, "the run was not stopped mid-run"
+        assert stored.deals_done == len(stored.shards_done) * shard
+    if sig == signal.SIGINT:
+        assert json.loads(out)["run"]["deals_done"] <= stored.deals_done
+        assert "kozyr run resume 1" in err
+    code = main(["run", "resume", "1", "--store", str(path), "--workers", "2"])
+    assert code == 0
+    with Store(path) as store:
+        resumed = store.get(1)
+    assert resumed.status == "complete" and resumed.deals_done == deals
+    reference = run(RunConfig("piquet", "declarations", "ru_seed", deals=deals, seed=11, shard_size=shard), workers=2)
+    assert_same_counters(resumed.counters, reference.counters)
+
+
+def test_runs_commands(tmp_path, capsys):
+    path = str(tmp_path / "runs.sqlite")
+    assert main(["runs", "list", "--store", path]) == 0
+    assert "no runs" in capsys.readouterr().out
+    assert main(["piquet", "odds", "--deals", "50000", "--seed", "3", "--no-exact", "--json", "--store", path,
+                 "--shard-size", "20000"]) == 0
+    first = json.loads(capsys.readouterr().out)
+    run_id = first["run"]["run_id"]
+    assert main(["runs", "list", "--store", path, "--json"]) == 0
+    listed = json.loads(capsys.readouterr().out)
+    assert [(r["id"], r["status"], r["deals_done"]) for r in listed] == [(run_id, "complete", 50_000)]
+    assert main(["runs", "show", str(run_id), "--store", path]) == 0
+    text = capsys.readouterr().out
+    assert "complete" in text and "50,000" in text and "total_hist" in text
+    assert main(["runs", "show", str(run_id), "--store", path, "--json"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert shown["run"]["seed"] == 3 and shown["config"]["rule_options"]["repik_threshold"] == 30
+    assert shown["counters"]["deals"] == [50_000]
+
+    csv, parquet = tmp_path / "run.csv", tmp_path / "run.parquet"
+    assert main(["runs", "export", str(run_id), "--store", path, "--csv", str(csv), "--parquet", str(parquet)]) == 0
+    capsys.readouterr()
+    from_csv, from_parquet = pd.read_csv(csv, dtype={"index": str}), pd.read_parquet(parquet)
+    assert list(from_csv.columns) == ["run_id", "counter", "index", "value"]
+    assert from_csv.equals(from_parquet)
+    assert int(from_csv[from_csv.counter == "deals"].value.iloc[0]) == 50_000
+    hist = np.array(shown["counters"]["total_hist"])
+    exported = from_csv[from_csv.counter == "total_hist"]
+    assert exported.value.sum() == hist.sum() == 2 * 50_000
+
+    # Asking again prints the same table from the store; extend adds deals to the same run.
+    assert main(["piquet", "odds", "--deals", "50000", "--seed", "3", "--no-exact", "--json", "--store", path,
+                 "--shard-size", "20000"]) == 0
+    assert json.loads(capsys.readouterr().out)["table"] == first["table"]
+    assert main(["run", "extend", str(run_id), "--deals", "30000", "--store", path, "--json", "--workers", "2"]) == 0
+    extended = json.loads(capsys.readouterr().out)
+    assert extended["run"]["deals_done"] == 80_000 and extended["run"]["status"] == "complete"
+    reference = run(RunConfig("piquet", "declarations", "ru_seed", deals=80_000, seed=3, shard_size=20_000))
+    assert np.array_equal(np.array(extended["counters"]["total_hist"]), reference.counters["total_hist"])
+    assert main(["runs", "delete", str(run_id), "--store", path]) == 0
+    capsys.readouterr()
+    assert main(["runs", "show", str(run_id), "--store", path]) == 2
+    assert f"no run {run_id}" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("args,message", [
+    (["runs", "show", "99"], "no run 99"),
+    (["run", "resume", "99"], "no run 99"),
+    (["run", "extend", "99", "--deals", "10"], "no run 99"),
+    (["runs", "export", "99"], "--csv FILE and/or --parquet FILE"),
+])
+def test_store_command_errors_are_one_line(tmp_path, capsys, args, message):
+    assert main([*args, "--store", str(tmp_path / "s.sqlite")]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and message in err, err
+
+
+def test_bad_run_id_is_a_usage_error(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "analyzer", "runs", "show", "x", "--store", str(tmp_path / "s.sqlite")],
+                          capture_output=True, text=True, timeout=120, cwd=tempfile.gettempdir())
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr and "invalid int value" in proc.stderr
+
+
+def test_runs_made_by_another_version_are_not_mixed(store):
+    c = config(deals=80_000)
+    run_id = run_stored(c, store).extra["run_id"]
+    store._db.execute("UPDATE runs SET config = json_set(config, '$.version', '0.0.1') WHERE id = ?", (run_id,))
+    with pytest.raises(ValueError, match="made by kozyr 0.0.1"):
+        store.extend(run_id, 1000)
+    assert store.get(run_id).summary()["version"] == "0.0.1"   # still readable
