@@ -265,15 +265,15 @@ def deals_table(counters: dict[str, np.ndarray]) -> pd.DataFrame:
     rows.append(_rate_row("dix swapped", counters["dix_swaps"][0], played, who="", round=""))
     if counters["bella_quiet"][0]:
         rows.append(_rate_row("maker kept bella quiet", counters["bella_quiet"][0], played, who="", round=""))
-    table = pd.DataFrame(rows)
     for role, name in ((0, "maker"), (1, "opponent")):
         count, total, total_sq = histogram_moments(counters["score_hist"][role])
         mean, low, high = mean_interval(total, total_sq, count)
-        table.loc[len(table)] = dict(who=name, round="", event="mean score per played deal", count=pd.NA,
-                                     n=count, estimate=mean, ci_low=low, ci_high=high, exact=np.nan)
+        rows.append(dict(who=name, round="", event="mean score per played deal", count=None,
+                         n=count, estimate=mean, ci_low=low, ci_high=high, exact=np.nan))
     mean, low, high = mean_interval(counters["seat_net"][0], counters["seat_net"][1], played)
-    table.loc[len(table)] = dict(who="elder", round="", event="elder minus dealer score per played deal",
-                                 count=pd.NA, n=played, estimate=mean, ci_low=low, ci_high=high, exact=np.nan)
+    rows.append(dict(who="elder", round="", event="elder minus dealer score per played deal",
+                     count=None, n=played, estimate=mean, ci_low=low, ci_high=high, exact=np.nan))
+    table = pd.DataFrame(rows)
     table["count"] = table["count"].astype("Int64")
     return table
 
