@@ -382,6 +382,10 @@ def test_cli_commands(capsys):
     assert main(["vedma", "odds", "--deals", "1000", "--set", "players=9"]) == 2
     assert "players must be an integer from 2 to 6" in capsys.readouterr().err
     assert main(["vedma", "exact", "--players", "5", "--order", "standard"]) == 2
+    assert main(["vedma", "session", "--deals", "20000", "--workers", "1", "--set", "next_dealer=loser",
+                 "--session-deals", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "expected_losses" in out and '"next_dealer": "loser"' in out
 
 
 # ---------------------------------------------------------------------------------------------

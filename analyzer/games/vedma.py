@@ -507,8 +507,9 @@ class Draw:
 class Playthrough:
     options: dict
     dealt: tuple
-    draws: tuple
+    draws: tuple                # the draws in order (the first 4096 of a longer deal)
     loser: int
+    n_draws: int
 
     def explain(self) -> str:
         o = self.options
@@ -521,7 +522,9 @@ class Playthrough:
         for i, d in enumerate(self.draws, 1):
             lines.append(f"{i:3d}. seat {d.drawer} draws {d.card} from seat {d.victim}; hand sizes "
                          + " ".join(str(len(h)) for h in d.hands_after))
-        lines.append(f"seat {self.loser} is left with the witch and loses after {len(self.draws)} draws")
+        if self.n_draws > len(self.draws):
+            lines.append(f"... {self.n_draws - len(self.draws)} more draws")
+        lines.append(f"seat {self.loser} is left with the witch and loses after {self.n_draws} draws")
         return "\n".join(lines)
 
 
@@ -548,7 +551,7 @@ def play_deal(hands, rules: str = "seed", seed: int = 0, **overrides) -> Playthr
         current[victim] &= ~(1 << bit)
         current[drawer] = core.discard(current[drawer] | (1 << bit))
         draws.append(Draw(drawer, victim, FULL52.card(bit), tuple(tuple(FULL52.from_mask(m)) for m in current)))
-    return Playthrough(options, tuple(tuple(FULL52.from_mask(m)) for m in masks), tuple(draws), loser)
+    return Playthrough(options, tuple(tuple(FULL52.from_mask(m)) for m in masks), tuple(draws), loser, n_draws)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -824,6 +827,11 @@ def register_cli(sub) -> None:
                            help="weight of the two edge cards of a fanned hand (inner cards 1; default 2)")
     placement.set_defaults(handler=_cmd_placement)
 
+    session = sub.add_parser("session", help="expected share of losses per player over a session (option next_dealer)")
+    cli.add_run_options(session, "vedma", default_deals=1_000_000)
+    session.add_argument("--session-deals", type=cli.count, default=12, help="deals in a session (default 12)")
+    session.set_defaults(handler=_cmd_session)
+
     play = sub.add_parser("play", help="play one given deal and print every draw")
     play.add_argument("--hand", dest="hands", action="append", required=True,
                       help="one seat's cards, from seat 0 (dealer's left) to the dealer; repeat per seat")
@@ -878,6 +886,16 @@ def _cmd_placement(args) -> int:
     args.overrides = list(args.overrides) + [("edge_weight", str(args.edge_weight))]
     result = cli.execute(args, "vedma", "placement")
     cli.emit_table(args, result, placement_table(result.counters, result.config.rule_options))
+    return 0 if result.complete else cli.EXIT_INTERRUPTED
+
+
+def _cmd_session(args) -> int:
+    from .. import cli
+
+    result = cli.execute(args, "vedma", "play")
+    rules = result.config.rule_options
+    seat_loss = result.counters["lose"][:rules["players"]] / result.counters["deals"][0]
+    cli.emit_table(args, result, session_expectations(seat_loss, rules["next_dealer"], args.session_deals))
     return 0 if result.complete else cli.EXIT_INTERRUPTED
 
 
