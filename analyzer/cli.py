@@ -23,6 +23,7 @@ import pandas as pd
 
 from . import __version__
 from .games import game_names, get_game
+from .cluster import SCHEDULER_ENV
 from .runner import BACKENDS, DEFAULT_SHARD_SIZE, RunConfig, RunResult, default_workers, run
 
 EXIT_USAGE = 2
@@ -80,7 +81,9 @@ def add_run_options(parser: argparse.ArgumentParser, game: str, default_deals: i
     parser.add_argument("--set", dest="overrides", type=option, action="append", default=[], metavar="KEY=VALUE",
                         help="override a rule option of the preset (repeatable)")
     parser.add_argument("--workers", type=int, default=default_workers(), help="parallel workers (default: all cores)")
-    parser.add_argument("--backend", choices=BACKENDS, default="threads", help="threads (default) or processes")
+    parser.add_argument("--backend", choices=BACKENDS, default="threads", help="threads (default), processes, or dask (see --scheduler)")
+    parser.add_argument("--scheduler", metavar="tcp://HOST:PORT", default=os.environ.get(SCHEDULER_ENV),
+                          help="run the shards on this Dask cluster (default $KOZYR_SCHEDULER)")
     parser.add_argument("--shard-size", type=count, default=None, help=argparse.SUPPRESS)
     parser.add_argument("--json", action="store_true", help="print JSON (config, table) instead of a text table")
     parser.add_argument("--csv", type=Path, metavar="FILE", help="also write the table to a CSV file")
@@ -151,7 +154,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="multiply every run's number of deals (e.g. 0.01 for a quick preview)")
     report.add_argument("--deals", type=count, default=None,
                         help="give every run this number of deals instead of the game's own choice")
-    report.add_argument("--backend", choices=BACKENDS, default="threads", help="threads (default) or processes")
+    report.add_argument("--backend", choices=BACKENDS, default="threads", help="threads (default), processes, or dask (see --scheduler)")
+    report.add_argument("--scheduler", metavar="tcp://HOST:PORT", default=os.environ.get(SCHEDULER_ENV),
+                          help="run the shards on this Dask cluster (default $KOZYR_SCHEDULER)")
     add_store_option(report)
     report.set_defaults(handler=cmd_report)
 
@@ -163,7 +168,9 @@ def build_parser() -> argparse.ArgumentParser:
     for p in (resume, extend):
         p.add_argument("id", type=int, help="run id (see kozyr runs list)")
         p.add_argument("--workers", type=int, default=default_workers(), help="parallel workers (default: all cores)")
-        p.add_argument("--backend", choices=BACKENDS, default="threads", help="threads (default) or processes")
+        p.add_argument("--backend", choices=BACKENDS, default="threads", help="threads (default), processes, or dask (see --scheduler)")
+        p.add_argument("--scheduler", metavar="tcp://HOST:PORT", default=os.environ.get(SCHEDULER_ENV),
+                         help="run the shards on this Dask cluster (default $KOZYR_SCHEDULER)")
         p.add_argument("--json", action="store_true", help="print the run as JSON")
         add_store_option(p)
     resume.set_defaults(handler=cmd_run_resume)
@@ -201,6 +208,8 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("--set", dest="overrides", type=option, action="append", default=[], metavar="KEY=VALUE")
     compare.add_argument("--workers", type=int, default=default_workers())
     compare.add_argument("--backend", choices=BACKENDS, default="threads")
+    compare.add_argument("--scheduler", metavar="tcp://HOST:PORT", default=os.environ.get(SCHEDULER_ENV),
+                           help="run the shards on this Dask cluster (default $KOZYR_SCHEDULER)")
     compare.add_argument("--json", action="store_true")
     compare.add_argument("--csv", type=Path, metavar="FILE")
     add_store_option(compare)
@@ -384,6 +393,9 @@ def cmd_runs_delete(args) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if getattr(args, "scheduler", None):  # a cluster: every run of this command goes to it
+        os.environ[SCHEDULER_ENV] = args.scheduler
+        args.backend = "dask"
     try:
         return args.handler(args) or 0
     except ValueError as exc:  # UserError and validation errors of configs, options and cards

@@ -23,7 +23,7 @@ from . import __version__
 from .games import get_game
 
 DEFAULT_SHARD_SIZE = 200_000
-BACKENDS = ("threads", "processes")
+BACKENDS = ("threads", "processes", "dask")
 
 
 def _freeze(overrides: Mapping[str, Any] | None) -> tuple:
@@ -161,12 +161,19 @@ def _ignore_sigint():
 
 
 def make_executor(backend: str, workers: int) -> Executor:
+    """threads (default; the kernels release the GIL), processes, or dask: the cluster whose
+    scheduler address is in $KOZYR_SCHEDULER (the CLI's --scheduler sets it); `workers` does
+    not apply to a cluster, whose size is its own."""
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
     if workers < 1:
         raise ValueError(f"workers must be at least 1, got {workers}")
     if backend == "threads":
         return ThreadPoolExecutor(max_workers=workers, thread_name_prefix="kozyr-shard")
+    if backend == "dask":
+        from .cluster import DaskExecutor
+
+        return DaskExecutor()
     return ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint)
 
 
