@@ -125,7 +125,7 @@ def test_a_side_with_four_points_may_not_close():
     with pytest.raises(ValueError, match="4 may not close"):
         deal_result(VECTORS[1][1], VECTORS[0][1])
     pack = DECKS[32]
-    deal = SquareDeal([pack.cards[:16], pack.cards[16:]], cover="yes")
+    deal = SquareDeal([pack.cards[:16], pack.cards[16:]])
     for cell, card in zip((0, 1, 2, 4), ("7S", "8S", "9S", "TS")):     # one spade row: 2 points
         deal.place(card, "own", cell)
         deal.next_turn()
