@@ -73,10 +73,21 @@ def _bool(key: str, value: Any) -> bool:
 
 
 def _int(key: str, value: Any, low: int, high: int) -> int:
-    text = str(value).strip().replace("_", "")
-    if isinstance(value, bool) or not text.lstrip("-").isdigit() or not low <= int(text) <= high:
+    """An integer option; accepts 1_000_000 and 1e6."""
+    text = str(value).strip().replace("_", "").lower()
+    number = None
+    if not isinstance(value, bool):
+        if text.lstrip("-").isdigit():
+            number = int(text)
+        elif "e" in text:
+            try:
+                number = float(text)
+                number = int(number) if number == int(number) else None
+            except (ValueError, OverflowError):
+                number = None
+    if number is None or not low <= number <= high:
         raise ValueError(f"option {key} must be an integer from {low} to {high}, got {value!r}")
-    return int(text)
+    return number
 
 
 def validate_option(key: str, value: Any) -> Any:

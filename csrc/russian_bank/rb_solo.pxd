@@ -1,0 +1,489 @@
+# Russian Bank SOLO(k, pi) solver (§9-10): the one-player position, forced and safe foundation
+# plays, move generation (plain, open pool, D3 pool-placement normal form), exact keys, the
+# transposition table and the depth-first search.
+
+from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t, int64_t, int32_t
+from libc.string cimport memset, memcpy
+from libc.stdlib cimport malloc, realloc, free, calloc
+
+from bitboard cimport popcount64, lowest_bit64
+from rng cimport Rng, rng_below, rng_uniform
+from rb_rules cimport (N_KINDS, N_RANKS, KING, HOUSE_CAP, UNLIMITED, DECK_STOCK, HOUSES_PER_PLAYER,
+                      suit_of, rank_of, red, fits_house)
+
+# ---------------------------------------------------------------------------------------------
+# SOLO solver
+
+cdef enum:
+    SOLO_HOUSES = 4
+    SOLO_MAX_MOVES = 1024
+    S_SRC_STOCK = 0
+    S_SRC_HAND = 1
+    S_SRC_HOUSE = 2              # 2..5
+    S_SRC_POOL = 8               # 8 + turning index (open-pool model)
+    S_DISCARD = 1 << 30
+    S_CHAIN_SHIFT = 9            # move = dst | src << 3 | chain length << 9 | suit choices << 13
+    S_CHOICE_SHIFT = 13
+    RES_LOSS = 0
+    RES_WIN = 1
+    RES_UNRESOLVED = 2
+    RES_DEAD = 3
+    RES_OPEN = 4
+    TT_PROBES = 8
+    MAX_FRAMES = 1 << 21         # deeper paths end the search as unresolved (memory bound)
+
+cdef struct Solo:
+    uint8_t house[SOLO_HOUSES][HOUSE_CAP]
+    uint8_t house_n[SOLO_HOUSES]
+    uint8_t found[4]
+    int stock_n
+    int pos                      # literal model: turning index of the current hand card
+    int redeals
+    int discards
+    uint64_t pool                # bit i: the i-th card of the turning order is still in hand/waste
+
+cdef struct Frame:
+    Solo st
+    int first                    # this frame's moves are movebuf[first .. first + nm)
+    int nm
+    int i
+
+cdef struct TTEntry:
+    uint64_t k0
+    uint64_t k1
+    uint64_t k2
+    uint32_t gen
+    int32_t cost
+
+cdef struct SoloCtx:
+    uint8_t stock[N_KINDS]       # bottom -> top
+    uint8_t order[64]            # hand cards in turning order (waste first for built positions)
+    int order_n
+    int index_of[N_KINDS]        # kind -> turning index, or -1
+    int k                        # redeal limit, UNLIMITED = -1
+    int strict
+    int open_pool
+    int dominance
+    int d3                       # pool-placement normal form (open pool, §10.5 D3)
+    int truncated                # a move list overflowed: a completed search is not a proof
+    int tempo
+    int64_t budget
+    int64_t nodes
+    int best                     # tempo: fewest discards of a win found so far
+    TTEntry *tt
+    uint64_t tt_mask
+    uint32_t gen
+    Frame *frames
+    int frames_cap
+    uint32_t *movebuf            # the move lists of all frames on the path, back to back
+    int movebuf_cap
+    uint32_t scratch[SOLO_MAX_MOVES]
+    int max_depth
+
+
+cdef inline int solo_up(const SoloCtx *x, const Solo *s) noexcept nogil:
+    """Turning index of the current hand card (literal model), or -1."""
+    cdef uint64_t hand
+    if s.pos >= 64:
+        return -1
+    hand = s.pool & (~<uint64_t>0 << s.pos)
+    return lowest_bit64(hand) if hand else -1
+
+cdef inline int solo_fits_found(const Solo *s, int c) noexcept nogil:
+    return s.found[suit_of(c)] == rank_of(c)
+
+cdef inline int d1_safe(const Solo *s, int c) noexcept nogil:
+    cdef int rk = rank_of(c) + 1, a, b
+    if rk <= 2:
+        return 1
+    if red(c):
+        a = s.found[0]
+        b = s.found[3]
+    else:
+        a = s.found[1]
+        b = s.found[2]
+    return a >= rk - 1 and b >= rk - 1
+
+cdef inline int solo_normalize(const SoloCtx *x, Solo *s) noexcept nogil:
+    """Redeal when the hand runs out, play forced/safe foundation moves, detect win and dead ends."""
+    cdef int changed = 1, h, c, u, i
+    cdef uint64_t m
+    while changed:
+        changed = 0
+        if not x.open_pool and s.pool:
+            u = solo_up(x, s)
+            if u < 0:
+                if x.k != UNLIMITED and s.redeals >= x.k:
+                    return RES_DEAD        # the waste can never be played again
+                s.pos = 0
+                s.redeals += 1
+                u = solo_up(x, s)
+            s.pos = u
+        if s.stock_n == 0 and s.pool == 0:
+            return RES_WIN
+        if not x.strict and not x.dominance:
+            break
+        if s.stock_n > 0:
+            c = x.stock[s.stock_n - 1]
+            if solo_fits_found(s, c) and (x.strict or d1_safe(s, c)):
+                s.found[suit_of(c)] += 1
+                s.stock_n -= 1
+                changed = 1
+                continue
+        for h in range(SOLO_HOUSES):
+            if s.house_n[h]:
+                c = s.house[h][s.house_n[h] - 1]
+                if solo_fits_found(s, c) and (x.strict or d1_safe(s, c)):
+                    s.found[suit_of(c)] += 1
+                    s.house_n[h] -= 1
+                    changed = 1
+        if changed:
+            continue
+        if x.open_pool:
+            m = s.pool
+            while m:
+                i = lowest_bit64(m)
+                m &= m - 1
+                c = x.order[i]
+                if solo_fits_found(s, c) and (x.strict or d1_safe(s, c)):
+                    s.found[suit_of(c)] += 1
+                    s.pool &= ~(<uint64_t>1 << i)
+                    changed = 1
+        elif s.pool:
+            u = s.pos
+            c = x.order[u]
+            if solo_fits_found(s, c) and (x.strict or d1_safe(s, c)):
+                s.found[suit_of(c)] += 1
+                s.pool &= ~(<uint64_t>1 << u)
+                s.pos = u + 1
+                changed = 1
+    return RES_OPEN
+
+cdef inline int solo_card_moves(const Solo *s, int src, int c, int from_house, uint32_t *out, int n) noexcept nogil:
+    cdef int h, empty_done = 0
+    if solo_fits_found(s, c):
+        out[n] = src * 8 + 0
+        n += 1
+    for h in range(SOLO_HOUSES):
+        if h == from_house:
+            continue
+        if s.house_n[h] == 0:
+            # D4: one empty house stands for all; never move a lone house card to an empty house
+            if empty_done or (from_house >= 0 and s.house_n[from_house] == 1):
+                continue
+            empty_done = 1
+        elif not fits_house(c, s.house[h][s.house_n[h] - 1]):
+            continue
+        out[n] = src * 8 + 1 + h
+        n += 1
+    return n
+
+cdef inline int chain_kind(int base, int level, int choices) noexcept nogil:
+    """The pool card `level` steps above card `base` in a house chain: rank(base) + level,
+    colours alternating away from base, the suit of that colour picked by bit level-1 of choices."""
+    cdef int is_red = red(base) ^ (level & 1)
+    cdef int bit = (choices >> (level - 1)) & 1
+    cdef int st = (2 if bit else 1) if is_red else (3 if bit else 0)
+    return st * N_RANKS + rank_of(base) + level
+
+cdef inline int in_pool(const SoloCtx *x, const Solo *s, int k) noexcept nogil:
+    return x.index_of[k] >= 0 and (s.pool >> x.index_of[k]) & 1
+
+cdef inline int chain_moves(SoloCtx *x, const Solo *s, int src, int c, int h, int want, int level, int choices,
+                     uint32_t *out, int n) noexcept nogil:
+    """Append the moves laying pool cards on house h so that c (from src) lands on them: chains of
+    exactly `want` cards, or of any length (want < 0, an empty house). Grows the chain upward
+    from c one level at a time, so missing cards prune early."""
+    cdef int bit
+    if (want < 0 or level == want):
+        if n >= SOLO_MAX_MOVES - 1:
+            x.truncated = 1
+            return n
+        out[n] = <uint32_t>(1 + h) | (<uint32_t>src << 3) | (<uint32_t>level << S_CHAIN_SHIFT) \
+            | (<uint32_t>choices << S_CHOICE_SHIFT)
+        n += 1
+        if want >= 0:
+            return n
+    if rank_of(c) + level + 1 > KING:
+        return n
+    for bit in range(2):
+        if in_pool(x, s, chain_kind(c, level + 1, choices | (bit << level))):
+            n = chain_moves(x, s, src, c, h, want, level + 1, choices | (bit << level), out, n)
+    return n
+
+cdef inline int d3_card_moves(SoloCtx *x, const Solo *s, int src, int c, int from_house, uint32_t *out, int n) noexcept nogil:
+    """D3 moves of a non-pool card c: to its foundation over a same-suit pool run, onto a house
+    over a chain of pool cards, onto one empty house (possibly over a chain)."""
+    cdef int h, st = suit_of(c), top, m, j, empty = -1, rk = rank_of(c)
+    m = rk - s.found[st]
+    for j in range(m):
+        top = st * N_RANKS + s.found[st] + j
+        if not in_pool(x, s, top):
+            m = -1
+            break
+    if m >= 0 and n < SOLO_MAX_MOVES - 1:
+        out[n] = <uint32_t>(src << 3) | (<uint32_t>m << S_CHAIN_SHIFT)
+        n += 1
+    for h in range(SOLO_HOUSES):
+        if h == from_house:
+            continue
+        if s.house_n[h] == 0:
+            if empty < 0:
+                empty = h
+            continue
+        top = s.house[h][s.house_n[h] - 1]
+        m = rank_of(top) - rk - 1
+        if m < 0 or red(top) == (red(c) ^ (m & 1)):
+            continue                      # ranks or colours cannot be bridged
+        n = chain_moves(x, s, src, c, h, m, 0, 0, out, n)
+    if empty >= 0 and not (from_house >= 0 and s.house_n[from_house] == 1):
+        n = chain_moves(x, s, src, c, empty, -1, 0, 0, out, n)
+    return n
+
+cdef inline int solo_moves(SoloCtx *x, const Solo *s, uint32_t *out) noexcept nogil:
+    cdef int n = 0, h, i
+    cdef uint64_t m
+    if x.open_pool and x.d3 and s.stock_n > 0:
+        n = d3_card_moves(x, s, S_SRC_STOCK, x.stock[s.stock_n - 1], -1, out, n)
+        for h in range(SOLO_HOUSES):
+            if s.house_n[h]:
+                n = d3_card_moves(x, s, S_SRC_HOUSE + h, s.house[h][s.house_n[h] - 1], h, out, n)
+        return n
+    if s.stock_n > 0:
+        n = solo_card_moves(s, S_SRC_STOCK, x.stock[s.stock_n - 1], -1, out, n)
+    if x.open_pool:
+        m = s.pool
+        while m:
+            i = lowest_bit64(m)
+            m &= m - 1
+            n = solo_card_moves(s, S_SRC_POOL + i, x.order[i], -1, out, n)
+    elif s.pool:
+        n = solo_card_moves(s, S_SRC_HAND, x.order[s.pos], -1, out, n)
+    for h in range(SOLO_HOUSES):
+        if s.house_n[h]:
+            n = solo_card_moves(s, S_SRC_HOUSE + h, s.house[h][s.house_n[h] - 1], h, out, n)
+    if not x.open_pool and s.pool:
+        out[n] = S_DISCARD
+        n += 1
+    return n
+
+cdef inline void solo_apply(const SoloCtx *x, Solo *s, uint32_t mv) noexcept nogil:
+    cdef int src, dst, c, h, m, j, k, choices
+    if mv == S_DISCARD:
+        s.pos += 1
+        s.discards += 1
+        return
+    src = (mv >> 3) & 63
+    dst = mv & 7
+    m = (mv >> S_CHAIN_SHIFT) & 15
+    choices = mv >> S_CHOICE_SHIFT
+    if src == S_SRC_STOCK:
+        s.stock_n -= 1
+        c = x.stock[s.stock_n]
+    elif src == S_SRC_HAND:
+        c = x.order[s.pos]
+        s.pool &= ~(<uint64_t>1 << s.pos)
+        s.pos += 1
+    elif src >= S_SRC_POOL:
+        c = x.order[src - S_SRC_POOL]
+        s.pool &= ~(<uint64_t>1 << (src - S_SRC_POOL))
+    else:
+        h = src - S_SRC_HOUSE
+        s.house_n[h] -= 1
+        c = s.house[h][s.house_n[h]]
+    if dst == 0:
+        for j in range(m):                  # the same-suit pool run below c goes home first
+            k = suit_of(c) * N_RANKS + s.found[suit_of(c)]
+            s.pool &= ~(<uint64_t>1 << x.index_of[k])
+            s.found[suit_of(c)] += 1
+        s.found[suit_of(c)] += 1
+    else:
+        h = dst - 1
+        for j in range(m, 0, -1):           # the pool chain that c lands on, highest card first
+            k = chain_kind(c, j, choices)
+            s.pool &= ~(<uint64_t>1 << x.index_of[k])
+            s.house[h][s.house_n[h]] = k
+            s.house_n[h] += 1
+        s.house[h][s.house_n[h]] = c
+        s.house_n[h] += 1
+
+cdef inline uint64_t house_code(const Solo *s, int h) noexcept nogil:
+    """22 bits: bottom kind + 1, length, and one suit-choice bit per card above the bottom."""
+    cdef uint64_t code
+    cdef int i, n = s.house_n[h]
+    if n == 0:
+        return 0
+    code = <uint64_t>(s.house[h][0] + 1) | (<uint64_t>n << 6)
+    for i in range(1, n):
+        code |= <uint64_t>(suit_of(s.house[h][i]) == 0 or suit_of(s.house[h][i]) == 1) << (9 + i)
+    return code
+
+cdef inline void solo_key(const SoloCtx *x, const Solo *s, uint64_t *key) noexcept nogil:
+    cdef uint64_t hc[4]
+    cdef uint64_t t
+    cdef int i, j
+    for i in range(4):
+        hc[i] = house_code(s, i)
+    for i in range(1, 4):          # houses are interchangeable: sort their codes
+        t = hc[i]
+        j = i - 1
+        while j >= 0 and hc[j] > t:
+            hc[j + 1] = hc[j]
+            j -= 1
+        hc[j + 1] = t
+    key[0] = s.pool | (<uint64_t>(s.pos if not x.open_pool else 0) << 52) | (<uint64_t>s.stock_n << 58)
+    key[1] = hc[0] | (hc[1] << 22) | (<uint64_t>s.found[0] << 44) | (<uint64_t>s.found[1] << 48) \
+        | (<uint64_t>s.found[2] << 52) | (<uint64_t>s.found[3] << 56)
+    key[2] = hc[2] | (hc[3] << 22) | (<uint64_t>(s.redeals if x.k != UNLIMITED else 0) << 44)
+
+cdef inline uint64_t mix64(uint64_t z) noexcept nogil:
+    z = (z ^ (z >> 30)) * <uint64_t>0xbf58476d1ce4e5b9
+    z = (z ^ (z >> 27)) * <uint64_t>0x94d049bb133111eb
+    return z ^ (z >> 31)
+
+cdef inline int tt_visit(SoloCtx *x, const uint64_t *key, int cost) noexcept nogil:
+    """1 if the position was seen before at a cost <= cost (prune); else record it and return 0."""
+    cdef uint64_t hsh = mix64(key[0] ^ mix64(key[1] ^ mix64(key[2])))
+    cdef uint64_t slot
+    cdef int i
+    cdef TTEntry *e
+    for i in range(TT_PROBES):
+        slot = (hsh + <uint64_t>i) & x.tt_mask
+        e = &x.tt[slot]
+        if e.gen != x.gen:
+            break
+        if e.k0 == key[0] and e.k1 == key[1] and e.k2 == key[2]:
+            if e.cost <= cost:
+                return 1
+            e.cost = cost
+            return 0
+    else:
+        slot = hsh & x.tt_mask       # table crowded: replace (costs re-search, never correctness)
+        e = &x.tt[slot]
+    e.k0 = key[0]
+    e.k1 = key[1]
+    e.k2 = key[2]
+    e.gen = x.gen
+    e.cost = cost
+    return 0
+
+cdef inline int push_moves(SoloCtx *x, Frame *f, int first) noexcept nogil:
+    """Generate the moves of f's position into the shared move buffer from `first` on."""
+    cdef int n = solo_moves(x, &f.st, x.scratch)
+    cdef uint32_t *grown
+    while first + n > x.movebuf_cap:
+        grown = <uint32_t *>realloc(x.movebuf, 2 * x.movebuf_cap * sizeof(uint32_t))
+        if grown == NULL:
+            return 0
+        x.movebuf = grown
+        x.movebuf_cap *= 2
+    memcpy(x.movebuf + first, x.scratch, n * sizeof(uint32_t))
+    f.first = first
+    f.nm = n
+    f.i = 0
+    return 1
+
+cdef inline int solo_search(SoloCtx *x, const Solo *root) noexcept nogil:
+    """Depth-first search from root: RES_WIN, RES_LOSS or RES_UNRESOLVED (budget exhausted). In
+    tempo mode it continues after a win and x.best ends as the fewest discards (exact when the
+    search completes)."""
+    cdef Frame *f
+    cdef Frame *nf
+    cdef Frame *grown
+    cdef uint64_t key[3]
+    cdef int depth, r, found_win = 0
+    cdef uint32_t mv
+    x.gen += 1
+    x.truncated = 0
+    x.nodes = 0
+    x.best = 1 << 30
+    x.max_depth = 0
+    x.frames[0].st = root[0]
+    r = solo_normalize(x, &x.frames[0].st)
+    if r == RES_DEAD:
+        return RES_LOSS
+    if r == RES_WIN:
+        x.best = x.frames[0].st.discards
+        return RES_WIN
+    solo_key(x, &x.frames[0].st, key)
+    tt_visit(x, key, x.frames[0].st.discards)
+    if not push_moves(x, &x.frames[0], 0):
+        return RES_UNRESOLVED
+    depth = 0
+    while depth >= 0:
+        f = &x.frames[depth]
+        if f.i >= f.nm:
+            depth -= 1
+            continue
+        mv = x.movebuf[f.first + f.i]
+        f.i += 1
+        if depth + 1 >= x.frames_cap:
+            if x.frames_cap >= MAX_FRAMES:
+                return RES_UNRESOLVED
+            grown = <Frame *>realloc(x.frames, 2 * x.frames_cap * sizeof(Frame))
+            if grown == NULL:
+                return RES_UNRESOLVED
+            x.frames = grown
+            x.frames_cap *= 2
+            f = &x.frames[depth]
+        nf = &x.frames[depth + 1]
+        nf.st = f.st
+        solo_apply(x, &nf.st, mv)
+        if x.tempo and nf.st.discards >= x.best:
+            continue
+        r = solo_normalize(x, &nf.st)
+        if r == RES_DEAD:
+            continue
+        if r == RES_WIN:
+            if not x.tempo:
+                return RES_WIN
+            found_win = 1
+            x.best = nf.st.discards
+            continue
+        solo_key(x, &nf.st, key)
+        if tt_visit(x, key, nf.st.discards if x.tempo else 0):
+            continue
+        x.nodes += 1
+        if x.nodes > x.budget:
+            return RES_UNRESOLVED
+        if not push_moves(x, nf, f.first + f.nm):
+            return RES_UNRESOLVED
+        depth += 1
+        if depth > x.max_depth:
+            x.max_depth = depth
+    if found_win:
+        return RES_WIN
+    return RES_UNRESOLVED if x.truncated else RES_LOSS
+
+
+cdef inline int ctx_init(SoloCtx *x, int tt_bits) noexcept nogil:
+    memset(x, 0, sizeof(SoloCtx))
+    x.tt = <TTEntry *>calloc(<size_t>1 << tt_bits, sizeof(TTEntry))
+    x.tt_mask = (<uint64_t>1 << tt_bits) - 1
+    x.frames_cap = 256
+    x.frames = <Frame *>malloc(x.frames_cap * sizeof(Frame))
+    x.movebuf_cap = 1 << 14
+    x.movebuf = <uint32_t *>malloc(x.movebuf_cap * sizeof(uint32_t))
+    return x.tt != NULL and x.frames != NULL and x.movebuf != NULL
+
+cdef inline void ctx_free(SoloCtx *x) noexcept nogil:
+    free(x.tt)
+    free(x.frames)
+    free(x.movebuf)
+
+cdef inline void solo_deal(SoloCtx *x, Solo *s, const uint8_t *d) noexcept nogil:
+    cdef int i
+    memset(s, 0, sizeof(Solo))
+    for i in range(DECK_STOCK):
+        x.stock[i] = d[DECK_STOCK - 1 - i]
+    s.stock_n = DECK_STOCK
+    for i in range(SOLO_HOUSES):
+        s.house[i][0] = d[DECK_STOCK + i]
+        s.house_n[i] = 1
+    x.order_n = N_KINDS - DECK_STOCK - SOLO_HOUSES
+    for i in range(N_KINDS):
+        x.index_of[i] = -1
+    for i in range(x.order_n):
+        x.order[i] = d[DECK_STOCK + SOLO_HOUSES + i]
+        x.index_of[x.order[i]] = i
+    s.pool = (<uint64_t>1 << x.order_n) - 1

@@ -1,0 +1,400 @@
+# Russian Bank (crapette) — the two-player rules engine, blind duel policies, and the SOLO solver.
+#
+# Rules card (shared/rules/russian_bank.md; defaults of §8):
+#   Packs    two 52-card packs, one per player; ranks A 2 .. K (A low, no wrap), suits S H D C.
+#   Deal     per player from his shuffled pack d[0..51]: STOCK = d[12] .. d[0] (top d[0], face up),
+#            houses 4p+i = d[13+i], HAND = d[51] .. d[17] (top d[17]), WASTE empty; 8 foundations.
+#   First    higher stock top starts; ties compare d[13], d[14], ... ; all equal -> player 0.
+#            Options: lower, p0, p1, random.
+#   Sources  own stock top, the current (turned-up) hand card, any house top; never own waste
+#            (option own_waste_playable), never anything of the opponent's.
+#   Targets  foundation (ace on an empty slot, then same suit one up), house (one lower, other
+#            colour; any card on an empty house), loading: opponent's stock / waste top of the same
+#            suit one rank up or down. One card per move (option sequence_moves: house runs).
+#   Turn     the hand top is turned at the start of a turn and after each hand card played; DISCARD
+#            puts it on the own waste and ends the turn; an empty hand is refilled by turning the
+#            waste over (the card discarded first becomes the top), without limit by default.
+#   Stops    strict foundation priority (any available foundation play must be made first) is
+#            enforced by the move generator; stop_mode=call offers the non-compliant actions too and
+#            lets the opponent call "stop" with probability p_detect.
+#   End      a player with empty stock, hand and waste wins at once; draw after stall_turns turns
+#            without progress (more foundation cards than ever, or fewer private cards than ever),
+#            or at max_turns. Winner scores 30 + 2 x loser's stock + loser's hand and waste.
+#
+# Encoding: a card is its kind k = 13*suit + rank (rank 0 = ace .. 12 = king); the two copies of a
+# kind are interchangeable for play, so the engine never tracks the pack a card came from. Piles are
+# byte arrays bottom -> top. A move is src*16 + dst (+ 256*(run length-1) for sequence moves):
+#   src 0 stock, 1 hand card, 2 own waste top, 3+h house h;  dst 0 foundation, 1+h house h,
+#   9 opponent's stock, 10 opponent's waste;  actions DISCARD, PASS, TURN have their own codes.
+#
+# SOLO(k, pi) (§9-10): one pack, four houses, no opponent. Searched by depth-first search with an
+# exact-key transposition table. Literal model: the hand and waste as one cyclic order of the
+# hand cards (a pool mask over turning positions plus the position of the next card), valid for
+# every k and pi. Open-pool model (F1, only SOLO(inf, none)): any pool card is available.
+# Dominances: under strict, foundation plays are forced and commute (one pack), so they are played
+# as a closure; under none, D1 safe foundation plays (rank <= 2 or both opposite-colour foundations
+# at rank-1) are played without branching (option dominance=False turns this off for A/B checks).
+
+import numpy as np
+cimport numpy as cnp
+from libc.stdint cimport uint8_t, uint32_t, uint64_t, int64_t
+from libc.string cimport memset
+from libc.stdlib cimport malloc, free
+
+from rng cimport Rng, rng_init, rng_partial_shuffle, bitgen_pointer
+from numpy.random cimport bitgen_t
+from rb_rules cimport *
+from rb_strategies cimport *
+from rb_solo cimport *
+
+cnp.import_array()
+
+STRATEGIES = {"random": STRAT_RANDOM, "greedy": STRAT_GREEDY}
+ACTION_DISCARD = ACT_DISCARD
+ACTION_PASS = ACT_PASS
+ACTION_TURN = ACT_TURN
+
+# ---------------------------------------------------------------------------------------------
+# Rule options from the Python layer (already validated there)
+
+cdef Rules make_rules(dict o) except *:
+    cdef Rules r
+    memset(&r, 0, sizeof(Rules))
+    r.stock_size = o["stock_size"]
+    r.auto_turn = o["auto_turn"]
+    r.stock_before_hand = o["stock_before_hand"]
+    r.strict = o["foundation_priority"] == "strict"
+    r.stock_first = o["stock_first_to_foundation"]
+    r.empty_house = {"any": EMPTY_ANY, "stock_only": EMPTY_STOCK_ONLY, "stock_forced": EMPTY_STOCK_FORCED}[o["empty_house_rule"]]
+    r.sequence_moves = o["sequence_moves"]
+    r.load_stock = "stock" in o["load_targets"]
+    r.load_waste = "waste" in o["load_targets"]
+    r.load_from_stock = "stock" in o["load_sources"]
+    r.load_from_hand = "hand" in o["load_sources"]
+    r.load_from_house = "house" in o["load_sources"]
+    r.load_wrap = o["load_wrap"]
+    r.own_waste_playable = o["own_waste_playable"]
+    r.redeal_limit = UNLIMITED if o["redeal_limit"] is None else o["redeal_limit"]
+    r.discard_policy = {"free": DISCARD_FREE, "hand_unplayable": DISCARD_HAND_UNPLAYABLE,
+                        "no_own_card_move": DISCARD_NO_OWN_CARD_MOVE}[o["discard_policy"]]
+    r.first_player = {"higher": FIRST_HIGHER, "lower": FIRST_LOWER, "p0": FIRST_P0, "p1": FIRST_P1,
+                      "random": FIRST_RANDOM}[o["first_player"]]
+    r.stop_call = o["stop_mode"] == "call"
+    r.p_detect = o["p_detect"]
+    r.stop_return = o["stop_hand_card"] == "return"
+    r.stall_turns = o["stall_turns"]
+    r.max_turns = o["max_turns"]
+    r.max_actions = o["max_actions_per_turn"]
+    r.score_bonus = o["score_bonus"]
+    r.score_stock = o["score_per_stock"]
+    r.score_hand_waste = o["score_per_hand_waste"]
+    return r
+
+
+cdef class DuelState:
+    """One two-player position, for the single-position API and the tests. Piles are lists of card
+    kinds bottom -> top; the Python layer validates everything before it gets here."""
+
+    cdef Duel g
+    cdef Rules r
+    cdef object _rng_owner
+    cdef Rng rng
+
+    def __init__(self, dict rules, object bit_generator=None):
+        self.r = make_rules(rules)
+        memset(&self.g, 0, sizeof(Duel))
+        self._rng_owner = bit_generator if bit_generator is not None else np.random.PCG64(0)
+        rng_init(&self.rng, bitgen_pointer(self._rng_owner))
+
+    def deal(self, pack0, pack1):
+        """Deal the two shuffled packs (52 kinds each, top card first)."""
+        cdef uint8_t d0[N_KINDS]
+        cdef uint8_t d1[N_KINDS]
+        for i in range(N_KINDS):
+            d0[i] = pack0[i]
+            d1[i] = pack1[i]
+        deal_duel(&self.g, &self.r, d0, d1, &self.rng)
+
+    def load(self, dict piles):
+        """Set the position from piles: stock, hand, waste (pairs of lists), houses (8 lists),
+        foundations (4 pairs of heights), player, up (pair of flags), redeals."""
+        memset(&self.g, 0, sizeof(Duel))
+        for p in range(2):
+            for name, arr in (("stock", 0), ("hand", 1), ("waste", 2)):
+                cards = piles[name][p]
+                if len(cards) > PILE_CAP:
+                    raise ValueError(f"{name} of player {p} is too long")
+                for i, c in enumerate(cards):
+                    if arr == 0:
+                        self.g.stock[p][i] = c
+                    elif arr == 1:
+                        self.g.hand[p][i] = c
+                    else:
+                        self.g.waste[p][i] = c
+            self.g.stock_n[p] = len(piles["stock"][p])
+            self.g.hand_n[p] = len(piles["hand"][p])
+            self.g.waste_n[p] = len(piles["waste"][p])
+            self.g.up[p] = bool(piles["up"][p])
+            self.g.redeals[p] = piles["redeals"][p]
+        for h in range(N_HOUSES):
+            for i, c in enumerate(piles["houses"][h]):
+                self.g.house[h][i] = c
+            self.g.house_n[h] = len(piles["houses"][h])
+        for s in range(4):
+            self.g.found[s][0] = piles["foundations"][s][0]
+            self.g.found[s][1] = piles["foundations"][s][1]
+        self.g.player = piles["player"]
+        up = list(piles["up"])
+        reset_bookkeeping(&self.g, &self.r)
+        if not self.r.auto_turn:
+            self.g.up[self.g.player] = up[self.g.player]
+
+    def piles(self):
+        g = &self.g
+        return dict(
+            stock=[[g.stock[p][i] for i in range(g.stock_n[p])] for p in range(2)],
+            hand=[[g.hand[p][i] for i in range(g.hand_n[p])] for p in range(2)],
+            waste=[[g.waste[p][i] for i in range(g.waste_n[p])] for p in range(2)],
+            houses=[[g.house[h][i] for i in range(g.house_n[h])] for h in range(N_HOUSES)],
+            foundations=[[g.found[s][0], g.found[s][1]] for s in range(4)],
+            player=g.player, up=[bool(g.up[0]), bool(g.up[1])], redeals=[g.redeals[0], g.redeals[1]],
+        )
+
+    def status(self):
+        g = &self.g
+        return dict(end=("running", "win", "stall", "cap")[g.end], winner=g.winner, turns=g.turns,
+                    actions=g.actions, stall=g.stall, loads=[g.loads[0], g.loads[1]],
+                    score=score_of(g, &self.r))
+
+    def legal(self, bint compliant=True):
+        cdef int acts[MAX_MOVES]
+        cdef int n = legal_actions(&self.g, &self.r, acts, compliant)
+        return [acts[i] for i in range(n)]
+
+    def apply(self, int action):
+        if self.g.end != END_NONE:
+            raise ValueError("the game is over")
+        apply_action(&self.g, &self.r, action)
+
+    def step(self, strategies):
+        """Let the named strategies (per player) make one decision; returns the action (-1 = stop)."""
+        cdef int strat[2]
+        strat[0] = STRATEGIES[strategies[0]]
+        strat[1] = STRATEGIES[strategies[1]]
+        return step(&self.g, &self.r, strat, &self.rng)
+
+
+# ---------------------------------------------------------------------------------------------
+# Duel shard kernel
+
+cdef enum:
+    TURN_BINS = 1024
+    SCORE_BINS = 200
+
+def duel_shard(object deal_bitgen, object strategy_bitgen, int n_games, dict rules):
+    """Play n_games random duels; counters add up across shards."""
+    cdef Rules r = make_rules(rules)
+    cdef int strat[2]
+    cdef bitgen_t *bg_deal = bitgen_pointer(deal_bitgen)
+    cdef bitgen_t *bg_strat = bitgen_pointer(strategy_bitgen)
+    cdef Rng deal_rng, strat_rng
+    cdef uint8_t packs[2][N_KINDS]
+    cdef Duel *g = <Duel *>malloc(sizeof(Duel))
+    cdef int i, j, first, seat, w
+    outcome = np.zeros(4, dtype=np.int64)        # first wins, second wins, stall draws, capped draws
+    turns_hist = np.zeros(TURN_BINS, dtype=np.int64)
+    score_hist = np.zeros(SCORE_BINS, dtype=np.int64)
+    by_player = np.zeros(2, dtype=np.int64)      # wins of pack 0 / pack 1
+    first_is_p0 = np.zeros(1, dtype=np.int64)
+    sums = np.zeros(4, dtype=np.int64)           # actions, loads, redeals, turns of decided games
+    cdef int64_t[::1] out = outcome, th = turns_hist, sh = score_hist, bp = by_player, fp = first_is_p0, sm = sums
+    strat[0] = STRATEGIES[rules["first_strategy"]]
+    strat[1] = STRATEGIES[rules["second_strategy"]]
+    cdef int seat_strat[2]
+    if g == NULL:
+        raise MemoryError()
+    rng_init(&deal_rng, bg_deal)
+    rng_init(&strat_rng, bg_strat)
+    for j in range(N_KINDS):
+        packs[0][j] = j
+        packs[1][j] = j
+    try:
+        with deal_bitgen.lock, strategy_bitgen.lock, nogil:
+            for i in range(n_games):
+                rng_partial_shuffle(&deal_rng, packs[0], N_KINDS, N_KINDS - 1)
+                rng_partial_shuffle(&deal_rng, packs[1], N_KINDS, N_KINDS - 1)
+                deal_duel(g, &r, packs[0], packs[1], &strat_rng)
+                first = g.player
+                seat_strat[first] = strat[0]
+                seat_strat[1 - first] = strat[1]
+                play_game(g, &r, seat_strat, &strat_rng)
+                if first == 0:
+                    fp[0] += 1
+                sm[0] += g.actions
+                sm[1] += g.loads[0] + g.loads[1]
+                sm[2] += g.redeals[0] + g.redeals[1]
+                if g.end == END_WIN:
+                    seat = 0 if g.winner == first else 1
+                    out[seat] += 1
+                    bp[g.winner] += 1
+                    th[g.turns if g.turns < TURN_BINS else TURN_BINS - 1] += 1
+                    w = score_of(g, &r)
+                    sh[w if w < SCORE_BINS else SCORE_BINS - 1] += 1
+                    sm[3] += g.turns
+                elif g.end == END_STALL:
+                    out[2] += 1
+                else:
+                    out[3] += 1
+    finally:
+        free(g)
+    return {"games": np.array([n_games], dtype=np.int64), "outcome": outcome, "turns_hist": turns_hist,
+            "score_hist": score_hist, "wins_by_pack": by_player, "first_is_p0": first_is_p0, "sums": sums}
+
+
+def deal_packs(object bit_generator):
+    """Two packs (52 kinds each, top card first) shuffled with the shard's dealing helpers."""
+    cdef Rng rng
+    cdef uint8_t packs[2][N_KINDS]
+    rng_init(&rng, bitgen_pointer(bit_generator))
+    for j in range(N_KINDS):
+        packs[0][j] = j
+        packs[1][j] = j
+    with bit_generator.lock:
+        rng_partial_shuffle(&rng, packs[0], N_KINDS, N_KINDS - 1)
+        rng_partial_shuffle(&rng, packs[1], N_KINDS, N_KINDS - 1)
+    return [packs[0][j] for j in range(N_KINDS)], [packs[1][j] for j in range(N_KINDS)]
+
+
+def play_traced(pack0, pack1, dict rules, strategies, object strategy_bitgen):
+    """Play one duel from the two packs and return (actions, final piles, status). Actions are
+    (player, code) with code -1 for a stop call."""
+    state = DuelState(rules, strategy_bitgen)
+    state.deal(pack0, pack1)
+    trace = []
+    start = state.piles()
+    while state.status()["end"] == "running":
+        player = state.piles()["player"]
+        trace.append((player, state.step(strategies)))
+    return start, trace, state.piles(), state.status()
+
+
+cdef class SoloSolver:
+    """The SOLO(k, pi) solver for one position at a time (tests, single-position API)."""
+
+    cdef SoloCtx x
+    cdef Solo root
+
+    def __cinit__(self, int tt_bits=20):
+        if not ctx_init(&self.x, tt_bits):
+            ctx_free(&self.x)
+            raise MemoryError("cannot allocate the transposition table")
+
+    def __dealloc__(self):
+        ctx_free(&self.x)
+
+    def set_position(self, dict pos):
+        """pos: stock (kinds bottom -> top), houses (4 lists), foundations (4 heights), order (the
+        cyclic turning order: the waste bottom -> top, then the hand top -> bottom) and waste_n
+        (how many cards at the start of the order are on the waste)."""
+        memset(&self.root, 0, sizeof(Solo))
+        stock = pos["stock"]
+        for i, c in enumerate(stock):
+            self.x.stock[i] = c
+        self.root.stock_n = len(stock)
+        for h in range(SOLO_HOUSES):
+            for i, c in enumerate(pos["houses"][h]):
+                self.root.house[h][i] = c
+            self.root.house_n[h] = len(pos["houses"][h])
+        for s in range(4):
+            self.root.found[s] = pos["foundations"][s]
+        order = pos["order"]
+        self.x.order_n = len(order)
+        for i in range(N_KINDS):
+            self.x.index_of[i] = -1
+        for i, c in enumerate(order):
+            self.x.order[i] = c
+            self.x.index_of[c] = i
+        self.root.pool = (<uint64_t>1 << len(order)) - 1 if order else 0
+        self.root.pos = pos["waste_n"]
+        self.root.redeals = pos.get("redeals", 0)
+
+    def deal(self, pack):
+        cdef uint8_t d[N_KINDS]
+        for i in range(N_KINDS):
+            d[i] = pack[i]
+        solo_deal(&self.x, &self.root, d)
+
+    def solve(self, k=None, bint strict=False, bint open_pool=False, bint dominance=True,
+              bint tempo=False, long long budget=1_000_000, bint d3=False):
+        cdef int res
+        self.x.k = UNLIMITED if k is None else k
+        self.x.strict = strict
+        self.x.open_pool = open_pool
+        self.x.dominance = dominance
+        self.x.d3 = d3
+        self.x.tempo = tempo
+        self.x.budget = budget
+        with nogil:
+            res = solo_search(&self.x, &self.root)
+        return dict(outcome=("loss", "win", "unresolved")[res], nodes=self.x.nodes,
+                    discards=(self.x.best if res == RES_WIN and tempo else None), max_depth=self.x.max_depth)
+
+
+cdef enum:
+    NODE_DECADES = 10
+
+def solo_shard(object deal_bitgen, int n_deals, dict options):
+    """Solve n_deals random SOLO layouts. options: k (None = unlimited), strict, open_pool,
+    dominance, tempo, budget, tt_bits. Counters add up across shards."""
+    cdef SoloCtx x
+    cdef Solo root
+    cdef Rng rng
+    cdef uint8_t pack[N_KINDS]
+    cdef int i, res, dec
+    cdef int64_t nodes
+    cdef bitgen_t *bg = bitgen_pointer(deal_bitgen)
+    outcome = np.zeros(3, dtype=np.int64)                      # win, loss, unresolved
+    nodes_hist = np.zeros((3, NODE_DECADES), dtype=np.int64)   # by outcome, decade of nodes
+    tempo_hist = np.zeros(N_KINDS * 8, dtype=np.int64)         # D* of won deals (tempo mode)
+    node_sum = np.zeros(2, dtype=np.int64)                     # nodes, max depth sum
+    cdef int64_t[::1] out = outcome, tph = tempo_hist, ns = node_sum
+    cdef int64_t[:, ::1] nh = nodes_hist
+    if not ctx_init(&x, options.get("tt_bits", 20)):
+        ctx_free(&x)
+        raise MemoryError("cannot allocate the transposition table")
+    x.k = UNLIMITED if options["k"] is None else options["k"]
+    x.strict = options["strict"]
+    x.open_pool = options["open_pool"]
+    x.dominance = options["dominance"]
+    x.d3 = options["d3"]
+    x.tempo = options["tempo"]
+    x.budget = options["budget"]
+    rng_init(&rng, bg)
+    for i in range(N_KINDS):
+        pack[i] = i
+    try:
+        with deal_bitgen.lock, nogil:
+            for i in range(n_deals):
+                rng_partial_shuffle(&rng, pack, N_KINDS, N_KINDS - 1)
+                solo_deal(&x, &root, pack)
+                res = solo_search(&x, &root)
+                if res == RES_WIN:
+                    out[0] += 1
+                    if x.tempo:
+                        tph[x.best if x.best < N_KINDS * 8 else N_KINDS * 8 - 1] += 1
+                elif res == RES_LOSS:
+                    out[1] += 1
+                else:
+                    out[2] += 1
+                nodes = x.nodes
+                dec = 0
+                while nodes >= 10 and dec < NODE_DECADES - 1:
+                    nodes //= 10
+                    dec += 1
+                nh[(0 if res == RES_WIN else (1 if res == RES_LOSS else 2)), dec] += 1
+                ns[0] += x.nodes
+                ns[1] += x.max_depth
+    finally:
+        ctx_free(&x)
+    return {"deals": np.array([n_deals], dtype=np.int64), "outcome": outcome, "nodes_hist": nodes_hist,
+            "tempo_hist": tempo_hist, "node_sum": node_sum}
