@@ -160,3 +160,23 @@ def regenerate():
 
 if __name__ == "__main__" and "--regen" in sys.argv:
     regenerate()
+
+
+# ---------------------------------------------------------------------------------------------
+# Command line
+
+def test_cli_commands(capsys):
+    from analyzer.cli import main
+
+    assert main(["russian_bank", "solve", "--seed", "3", "--budget", "1e5"]) == 0
+    assert "SOLO(∞, none)" in capsys.readouterr().out
+    assert main(["russian_bank", "play", "--seed", "2", "--p1", "random"]) == 0
+    assert "result:" in capsys.readouterr().out
+    assert main(["russian_bank", "solo", "--deals", "20", "--no-store", "--workers", "1",
+                 "--set", "foundation_priority=none", "--set", "node_budget=1e4"]) == 0
+    assert "unresolved" in capsys.readouterr().out
+    assert main(["russian_bank", "duel", "--deals", "50", "--no-store", "--workers", "1",
+                 "--strategy", "second=random"]) == 0
+    assert "greedy vs random" in capsys.readouterr().out
+    assert main(["russian_bank", "solo", "--deals", "5", "--no-store", "--set", "redeal_limit=-5"]) == 2
+    assert "redeal_limit" in capsys.readouterr().err
