@@ -36,7 +36,7 @@ from bitboard cimport mask32, lowest_bit32, popcount32, rank_count32
 from rng cimport Rng, rng_init, rng_below, rng_partial_shuffle, bitgen_pointer
 from numpy.random cimport bitgen_t
 from piquet_rules cimport *
-from piquet_search cimport Solver, solver_init, solver_free, search, best_move, INF
+from piquet_search cimport Solver, solver_init, solver_free, search, best_move, mtdf, INF
 from piquet_strategies cimport *
 
 cnp.import_array()
@@ -814,7 +814,7 @@ def solve_position(uint32_t elder, uint32_t younger, int leader, int elder_trick
     return value, card, g.solver.nodes
 
 
-def solve_many(elder_masks, younger_masks, dict rules_spec):
+def solve_many(elder_masks, younger_masks, dict rules_spec, bint use_mtdf=True):
     """Solve full deals from the first trick (no pik pending); returns elder - younger play
     values. For the benchmark of double-dummy solves per second."""
     cdef uint32_t[::1] elder = np.ascontiguousarray(elder_masks, dtype=np.uint32)
@@ -833,7 +833,7 @@ def solve_many(elder_masks, younger_masks, dict rules_spec):
                 st.hand[1] = younger[i]
                 st.announced = -1
                 st.window_open = 1
-                view[i] = search(&g.solver, &st, -INF, INF)
+                view[i] = mtdf(&g.solver, &st, 0) if use_mtdf else search(&g.solver, &st, -INF, INF)
     finally:
         solver_free(&g.solver)
     return out

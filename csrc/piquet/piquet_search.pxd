@@ -329,6 +329,20 @@ cdef inline int move_value(Solver *sv, const PlayState *s, int lead, int card, i
     return delta + search(sv, &child, alpha - delta, beta - delta)
 
 
+cdef inline int mtdf(Solver *sv, const PlayState *s, int guess) noexcept nogil:
+    """The exact value to go by a sequence of zero-window searches converging on it (MTD(f));
+    the transposition table carries the bounds from one pass to the next."""
+    cdef int g = guess, lower = -INF, upper = INF, beta
+    while lower < upper:
+        beta = g + 1 if g == lower else g
+        g = search(sv, s, beta - 1, beta)
+        if g < beta:
+            upper = g
+        else:
+            lower = g
+    return g
+
+
 cdef inline int candidate_moves(const PlayState *s, int lead, int *moves) noexcept nogil:
     """Distinct moves of the player to move (one per group of equivalent cards)."""
     if lead < 0:

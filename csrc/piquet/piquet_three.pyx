@@ -94,7 +94,6 @@ cdef ThreeRules three_rules_from(dict spec) except *:
     r.target = spec["target"]
     r.survivors = {"two_handed": SURVIVORS_TWO_HANDED, "stop": SURVIVORS_STOP}[spec["survivors"]]
     r.stake = spec["stake"]
-    r.base.repik_threshold = r.repik_threshold      # unused by the three-handed scoring; kept coherent
     return r
 
 

@@ -25,6 +25,8 @@ cdef enum:  # strategy codes (the order of the names in analyzer/games/piquet_th
     EXPECTED3_SAMPLES = 24
     PIMC3_SAMPLES = 12
     PIMC3_MAX_TRIES = 200
+    PIMC3_EXACT_TRICKS = 3       # from this many tricks before the end, search instead of playouts
+    VALUE_INF = 1000000
 
 
 # ---------------------------------------------------------------------------------------------
@@ -190,9 +192,9 @@ cdef inline int greedy_card3(const ThreeState *s, int n_played, const int *trick
     return lowest_bit32(winners) if winners else lowest_bit32(suit_cards)
 
 
-cdef inline int play_out_greedy(ThreeState *s, int n_played, int *trick, const ThreeRules *rules) noexcept nogil:
+cdef inline void play_out_greedy(ThreeState *s, int n_played, int *trick, const ThreeRules *rules) noexcept nogil:
     """Finish the deal from a partly played trick with every player greedy and every card
-    visible; returns nothing useful (the state holds the result)."""
+    visible (the state then holds the result)."""
     cdef mask32 gone
     while s.tricks_done < TRICKS3:
         while n_played < PLAYERS3:
@@ -201,7 +203,6 @@ cdef inline int play_out_greedy(ThreeState *s, int n_played, int *trick, const T
             n_played += 1
         play_trick_three(s, trick, rules)
         n_played = 0
-    return 0
 
 
 cdef inline int rollout_value(const ThreeState *s, int me, const ThreeRules *rules) noexcept nogil:
@@ -211,6 +212,45 @@ cdef inline int rollout_value(const ThreeState *s, int me, const ThreeRules *rul
         bonus = end_bonus(s.tricks_won, p, rules, &leza, &capot)
         v += (2 if p == me else -1) * (s.points[p] + bonus + (rules.pik_bonus if s.pik and s.pik_player == p else 0))
     return v
+
+
+cdef inline int endgame_value(const ThreeState *s, int n_played, const int *trick, int me, const ThreeRules *rules,
+                              int alpha, int beta) noexcept nogil:
+    """Exact value of the rest of the deal with every card visible, the player `me` maximising
+    rollout_value and the two others minimising it together (a "paranoid" search, alpha-beta).
+    The trick in progress holds n_played cards."""
+    cdef int seat, c, v, best, i
+    cdef int maximise
+    cdef int child_trick[PLAYERS3]
+    cdef mask32 legal
+    cdef ThreeState child
+    if n_played == PLAYERS3:
+        child = s[0]
+        play_trick_three(&child, trick, rules)
+        if child.tricks_done == TRICKS3:
+            return rollout_value(&child, me, rules)
+        return endgame_value(&child, 0, trick, me, rules, alpha, beta)
+    seat = (s.leader + n_played) % 3
+    legal = legal_cards(s.hand[seat], n_played, trick)
+    maximise = seat == me
+    best = -VALUE_INF if maximise else VALUE_INF
+    for i in range(n_played):
+        child_trick[i] = trick[i]
+    while legal:
+        c = lowest_bit32(legal)
+        legal &= legal - 1
+        child_trick[n_played] = c
+        v = endgame_value(s, n_played + 1, child_trick, me, rules, alpha, beta)
+        if maximise:
+            if v > best:
+                best = v
+                alpha = v if v > alpha else alpha
+        elif v < best:
+            best = v
+            beta = v if v < beta else beta
+        if alpha >= beta:
+            break
+    return best
 
 
 cdef inline int consistent3(const mask32 *final, const View3 *v, const SuitTables *t, const ThreeRules *rules) noexcept nogil:
@@ -275,9 +315,10 @@ cdef inline int pimc_card3(Rng *rng, const ThreeState *s, int n_played, const in
                            const SuitTables *t, const ThreeRules *rules, long *fallbacks) noexcept nogil:
     """Sample the hidden cards PIMC3_SAMPLES times (consistent with the voids shown and, within
     PIMC3_MAX_TRIES tries, with the declarations heard); for each sample and each legal card, play
-    the rest of the deal greedily with every card visible and score rollout_value. Play the card
-    with the best total (ties: the lower card). Samples that never pass the declarations check
-    are used anyway and counted."""
+    the rest of the deal greedily with every card visible and score rollout_value, or, in the last
+    PIMC3_EXACT_TRICKS tricks, take its exact paranoid value (endgame_value). Play the card with
+    the best total (ties: the lower card). Samples that never pass the declarations check are
+    used anyway and counted."""
     cdef int me = v.me, n_moves = 0, i, j, sample, tries, best, ok
     cdef mask32 in_trick[PLAYERS3]
     cdef mask32 legal = legal_cards(s.hand[me], n_played, trick), rest
@@ -321,8 +362,11 @@ cdef inline int pimc_card3(Rng *rng, const ThreeState *s, int n_played, const in
             for j in range(n_played):
                 work_trick[j] = trick[j]
             work_trick[n_played] = moves[i]
-            play_out_greedy(&w, n_played + 1, work_trick, rules)
-            totals[i] += rollout_value(&w, me, rules)
+            if s.tricks_done >= TRICKS3 - PIMC3_EXACT_TRICKS:
+                totals[i] += endgame_value(&w, n_played + 1, work_trick, me, rules, -VALUE_INF, VALUE_INF)
+            else:
+                play_out_greedy(&w, n_played + 1, work_trick, rules)
+                totals[i] += rollout_value(&w, me, rules)
     best = 0
     for i in range(1, n_moves):
         if totals[i] > totals[best]:
