@@ -8,7 +8,10 @@ Analyses:
                     per partnership and per table, beside their exact values;
   ``deals``         deal and play ten tricks with the partnerships' strategies (dealer rotates):
                     deal points, trick points, capot, the leading versus the dealing partnership;
-  ``games``         whole games to 21 (a "deal" of the run is one game): length, doubles, winners.
+  ``games``         whole games to 21 (a "deal" of the run is one game): length, doubles, winners;
+  ``compare``       duplicate deals for two play strategies (``kozyr compare semerik``): each deal
+                    is played with partnership A on strategy a and B on b, then with the
+                    partnerships swapped; see :func:`compare_strategies`.
 
 The play analyses take a strategy per partnership (roles ``play_a``, ``play_b``: greedy, random,
 pimc); the rule options ``pimc_worlds`` (PIMC sample size) and ``ruff_min_honours`` (greedy
@@ -110,6 +113,13 @@ def _games_kernel(bit_generators, n_games: int, rules: dict, strategies: dict) -
     return core.games_shard(bit_generators, n_games, kernel_spec(rules, strategies))
 
 
+def _compare_kernel(bit_generators, n_deals: int, rules: dict, strategies: dict) -> dict[str, np.ndarray]:
+    return core.compare_shard(bit_generators, n_deals, rules, strategies)
+
+
+COMPARE_ROLES = {"a_play": PLAY_STRATEGIES, "b_play": PLAY_STRATEGIES}
+
+
 GAME = Game(
     name="semerik",
     title="Semerik (four players, partnerships)",
@@ -124,9 +134,32 @@ GAME = Game(
         "games": Analysis("games", "Games to 21 (one run 'deal' = one game): length, double wins, "
                           "winners by partnership and by who led first", _games_kernel, streams=2,
                           strategies=STRATEGIES),
+        "compare": Analysis("compare", "Duplicate deals: strategies a and b each play both partnerships of "
+                            "every deal; a's minus b's deal points summed over the two plays", _compare_kernel,
+                            streams=3, strategies=COMPARE_ROLES),
     },
     report=lambda ctx: build_report(ctx),
+    compare_strategies=lambda a, b: compare_strategies(a, b),
+    compare_shard_size=lambda strategies: shard_size_for("compare", strategies),
 )
+
+
+def compare_strategies(a: str, b: str) -> dict[str, str]:
+    """Roles of the compare analysis for two strategy labels. A label is a card-play strategy
+    (greedy, random or pimc); the rule options pimc_worlds and ruff_min_honours apply to both.
+
+    Seats: every deal (dealer rotating as in the deals analysis) is played twice, first with
+    partnership A (seats 0 and 2) playing a and B (seats 1 and 3) playing b, then with the
+    partnerships swapped, so each strategy plays every seat of every deal. Per-deal result of a
+    strategy: its partnership's deal points (declarations + trick points) summed over the two
+    plays; the paired difference is a's result minus b's. Declarations do not depend on the play,
+    so they cancel in the difference. Strategy a draws its random numbers from stream 1 and b
+    from stream 2; stream 0 deals, so the deals do not depend on the strategies."""
+    for label in (a, b):
+        if label not in PLAY_STRATEGIES:
+            raise ValueError(f"unknown semerik strategy {label!r}: a label is a card-play strategy, one of "
+                             f"{', '.join(PLAY_STRATEGIES)}")
+    return {"a_play": a, "b_play": b}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -581,10 +614,12 @@ REPORT_GAMES = 200_000
 
 
 def shard_size_for(analysis: str, strategies: dict | None = None) -> int:
-    """Shards of about a second: PIMC plays ~1,000 deals/s per core, a game is ~4 deals."""
+    """Shards of about a second: PIMC plays ~1,000 deals/s per core, a game is ~4 deals, a compare
+    deal is played twice. Multiples of 4, so the dealer rotation is complete in every shard."""
+    plays = 2 if analysis == "compare" else 1
     if "pimc" in (strategies or {}).values():
-        return 1_000
-    return 20_000 if analysis == "games" else 200_000
+        return 1_000 // plays
+    return 20_000 if analysis == "games" else 200_000 // plays
 
 
 def _run(ctx, analysis: str, rules: str, deals: int, overrides: dict | None = None, strategies: dict | None = None):

@@ -27,6 +27,8 @@
 # out of. Strategies (per partnership): random (uniform legal card), greedy (the rules card of
 # choose_greedy) and pimc (perfect-information Monte Carlo: worlds sampled from what the player
 # knows, every legal card played out greedily in each, the best total score difference chosen).
+# Compare (duplicate deals): each deal is played twice, strategy a for partnership A and b for B,
+# then swapped; a strategy's result is its partnership's deal points summed over the two plays.
 #
 # Encoding: uint64 mask with a 16-bit lane per suit, bit = 16*suit + rank, suits S H D C = 0..3,
 # ranks 4 5 6 7 J Q K A 2 3 = 0..9 (strength order), so a higher card of a suit is a higher bit.
@@ -380,6 +382,109 @@ def deals_shard(bit_generators, Py_ssize_t n_deals, dict rules_spec, rows=None):
             if keep_rows:
                 fill_deal_row(row_view[d], hands, dealer, decl, plays, winners, tpts)
     counters["deals"][0] = n_deals
+    return counters
+
+
+# Per-deal row of the compare kernel (int64): hands, dealer, then the deal totals of partnerships A
+# and B in the first play (A plays strategy a) and in the second (A plays strategy b).
+cdef enum:
+    CMP_HANDS = 0
+    CMP_DEALER = 4
+    CMP_FIRST = 5
+    CMP_SECOND = 7
+    COMPARE_ROW_WIDTH = 9
+COMPARE_ROW = {"hands": CMP_HANDS, "dealer": CMP_DEALER, "first": CMP_FIRST, "second": CMP_SECOND,
+               "width": COMPARE_ROW_WIDTH}
+COMPARE_COUNTERS = ("pairs", "diff_sum", "diff_sq_sum", "wins", "draws", "losses",
+                    "a_sum", "a_sq_sum", "b_sum", "b_sq_sum")
+
+
+cdef inline void play_total(Table *t, const mask64 *hands, int dealer, const Rules *r, Rng *rng_a, Rng *rng_b,
+                            int *total) noexcept nogil:
+    """Declare and play one deal; total[side] = the partnership's declarations + trick points."""
+    cdef int decl[N_SEATS]
+    cdef int tpts[2]
+    start_deal(t, hands, dealer, r, decl)
+    play_deal_sides(t, r, rng_a, rng_b, NULL, NULL)
+    trick_score(t, r, tpts)
+    total[0] = decl[0] + decl[2] + tpts[0]
+    total[1] = decl[1] + decl[3] + tpts[1]
+
+
+def compare_shard(bit_generators, Py_ssize_t n_deals, dict rules_spec, dict strategies, rows=None):
+    """Duplicate deals for strategies a and b (roles a_play, b_play): every deal is dealt as in the
+    deals kernel (bit_generators[0], dealer d % 4) and played twice, first with partnership A
+    (seats 0, 2) playing a and B (seats 1, 3) playing b, then with the partnerships swapped, so each
+    strategy plays every seat. a's strategy draws from bit_generators[1] and b's from
+    bit_generators[2] in both plays. A strategy's per-deal result is the sum of its partnership's
+    deal points (declarations + trick points) over the two plays; the paired difference is a's
+    result minus b's. Counters in the layout of analyzer.compare; optional rows: int64
+    (n_deals, 9), see COMPARE_ROW."""
+    cdef Rules first = rules_from(dict(rules_spec, strategy_a=strategies["a_play"], strategy_b=strategies["b_play"]))
+    cdef Rules second = first
+    second.strategy[0] = first.strategy[1]
+    second.strategy[1] = first.strategy[0]
+    counters = {k: np.zeros(1, np.int64) for k in COMPARE_COUNTERS}
+    cdef int64_t[::1] pairs = counters["pairs"]
+    cdef int64_t[::1] diff_sum = counters["diff_sum"]
+    cdef int64_t[::1] diff_sq = counters["diff_sq_sum"]
+    cdef int64_t[::1] wins = counters["wins"]
+    cdef int64_t[::1] draws = counters["draws"]
+    cdef int64_t[::1] losses = counters["losses"]
+    cdef int64_t[::1] a_sum = counters["a_sum"]
+    cdef int64_t[::1] a_sq = counters["a_sq_sum"]
+    cdef int64_t[::1] b_sum = counters["b_sum"]
+    cdef int64_t[::1] b_sq = counters["b_sq_sum"]
+    cdef int64_t[:, ::1] row_view
+    cdef bint keep_rows = rows is not None
+    if keep_rows:
+        if rows.dtype != np.int64 or rows.shape != (n_deals, COMPARE_ROW_WIDTH):
+            raise ValueError(f"rows must be int64 of shape ({n_deals}, {COMPARE_ROW_WIDTH})")
+        row_view = rows
+    deal_gen, a_gen, b_gen = bit_generators[0], bit_generators[1], bit_generators[2]
+    cdef bitgen_t *deal_bitgen = bitgen_pointer(deal_gen)
+    cdef bitgen_t *a_bitgen = bitgen_pointer(a_gen)
+    cdef bitgen_t *b_bitgen = bitgen_pointer(b_gen)
+    cdef uint8_t cards[N_CARDS]
+    init_cards(cards)
+    cdef Rng deal_rng, a_rng, b_rng
+    cdef Py_ssize_t d
+    cdef mask64 hands[N_SEATS]
+    cdef int one[2]
+    cdef int two[2]
+    cdef int dealer, s
+    cdef int64_t a, b, diff
+    cdef Table t
+    with deal_gen.lock, a_gen.lock, b_gen.lock, nogil:
+        rng_init(&deal_rng, deal_bitgen)
+        rng_init(&a_rng, a_bitgen)
+        rng_init(&b_rng, b_bitgen)
+        for d in range(n_deals):
+            deal_hands(&deal_rng, cards, hands)
+            dealer = d & 3
+            play_total(&t, hands, dealer, &first, &a_rng, &b_rng, one)     # A plays a, B plays b
+            play_total(&t, hands, dealer, &second, &b_rng, &a_rng, two)    # A plays b, B plays a
+            a = one[0] + two[1]
+            b = one[1] + two[0]
+            diff = a - b
+            diff_sum[0] += diff
+            diff_sq[0] += diff * diff
+            wins[0] += diff > 0
+            draws[0] += diff == 0
+            losses[0] += diff < 0
+            a_sum[0] += a
+            a_sq[0] += a * a
+            b_sum[0] += b
+            b_sq[0] += b * b
+            if keep_rows:
+                for s in range(N_SEATS):
+                    row_view[d, CMP_HANDS + s] = <int64_t>hands[s]
+                row_view[d, CMP_DEALER] = dealer
+                row_view[d, CMP_FIRST] = one[0]
+                row_view[d, CMP_FIRST + 1] = one[1]
+                row_view[d, CMP_SECOND] = two[0]
+                row_view[d, CMP_SECOND + 1] = two[1]
+    pairs[0] = n_deals
     return counters
 
 

@@ -226,13 +226,20 @@ cdef inline int choose(const Table *t, const Rules *r, Rng *rng) noexcept nogil:
     return choose_pimc(t, seat, r, rng)
 
 
-cdef inline void play_deal(Table *t, const Rules *r, Rng *rng, uint8_t *plays, uint8_t *winners) noexcept nogil:
-    """Play the ten tricks; record the cards in order and each trick's winner if asked."""
+cdef inline void play_deal_sides(Table *t, const Rules *r, Rng *rng_a, Rng *rng_b, uint8_t *plays,
+                                 uint8_t *winners) noexcept nogil:
+    """Play the ten tricks, partnership A's strategy drawing from rng_a and B's from rng_b (the
+    same Rng for both is allowed); record the cards in order and each trick's winner if asked."""
     cdef int i, c
     for i in range(N_CARDS):
-        c = choose(t, r, rng)
+        c = choose(t, r, rng_b if side_of(t.to_play) else rng_a)
         if plays != NULL:
             plays[i] = <uint8_t>c
         play_card(t, c, r)
         if winners != NULL and t.n_in_trick == 0:
             winners[t.trick_no - 1] = <uint8_t>t.leader
+
+
+cdef inline void play_deal(Table *t, const Rules *r, Rng *rng, uint8_t *plays, uint8_t *winners) noexcept nogil:
+    """Play the ten tricks, both partnerships drawing from one Rng."""
+    play_deal_sides(t, r, rng, rng, plays, winners)
