@@ -14,7 +14,7 @@ from libc.stdlib cimport calloc, free
 
 from bitboard cimport mask32, lowest_bit32, highest_bit32, clear_lowest32, popcount32
 from piquet_rules cimport (PiquetRules, PlayState, play_trick, legal_follows, TRICKS, ELDER, YOUNGER,
-                           UNTIL_OPPONENT_SCORES)
+                           UNTIL_OPPONENT_SCORES, EVERY_TRICK, LAST_TOTAL)
 
 cdef enum:
     TT_BITS = 18
@@ -186,6 +186,71 @@ cdef inline void order_replies(int *moves, int n, int lead) noexcept nogil:
         key[j + 1] = k
 
 
+cdef inline int sure_tricks(mask32 leader_hand, mask32 follower_hand) noexcept nogil:
+    """Tricks the leader can cash one after another whatever the follower does: in each suit, his
+    cards above the follower's best card of it (all of them where the follower is void)."""
+    cdef int suit, n = 0
+    cdef mask32 lane, mine, theirs
+    for suit in range(4):
+        lane = (<mask32>0xFF) << (8 * suit)
+        mine = leader_hand & lane
+        theirs = follower_hand & lane
+        if not theirs:
+            n += popcount32(mine)
+        elif mine:
+            n += popcount32(mine & ~(((<mask32>2) << highest_bit32(theirs)) - 1))
+    return n
+
+
+cdef inline void value_bounds(const PlayState *s, const PiquetRules *rules, int *low, int *high) noexcept nogil:
+    """Bounds of the value to go under every-trick scoring with a last trick worth a total
+    (ru_seed): with t more tricks for elder out of r and sigma = +1 if elder takes the last, the
+    play points to come are lead(now) + 4t - 2r + (last - 2) * sigma; the bonuses follow from the
+    final trick counts. Elder's tricks lie between his sure tricks (if he leads) and r minus
+    younger's sure tricks (if younger leads); a pending pik may or may not come."""
+    cdef int r = TRICKS - s.tricks_done, t, sigma, last, v, bonus, sure
+    cdef int t_lo = 0, t_hi = r
+    cdef int lead_sign = 1 if s.leader == ELDER else -1
+    cdef int elder_total, younger_total, p
+    sure = sure_tricks(s.hand[s.leader], s.hand[1 - s.leader])
+    if s.leader == ELDER:
+        t_lo = sure
+    else:
+        t_hi = r - sure
+    low[0] = INF
+    high[0] = -INF
+    for t in range(t_lo, t_hi + 1):
+        for sigma in range(-1, 2, 2):
+            if (sigma == 1 and t == 0) or (sigma == -1 and t == r):
+                continue
+            elder_total = s.tricks_won[ELDER] + t
+            younger_total = s.tricks_won[YOUNGER] + r - t
+            last = rules.last_trick_value
+            if (sigma == 1 and elder_total == TRICKS) or (sigma == -1 and younger_total == TRICKS):
+                last = 1
+            v = lead_sign + 4 * t - 2 * r + (last - 2) * sigma
+            bonus = 0
+            if elder_total == TRICKS:
+                bonus += rules.open_capot_bonus if s.announced == ELDER else rules.capot_bonus
+            elif younger_total == TRICKS:
+                bonus -= rules.open_capot_bonus if s.announced == YOUNGER else rules.capot_bonus
+            elif elder_total * 2 > TRICKS:
+                bonus += rules.majority_bonus
+            elif younger_total * 2 > TRICKS:
+                bonus -= rules.majority_bonus
+            if s.announced == ELDER and elder_total != TRICKS:
+                bonus -= rules.open_capot_fail_penalty
+            elif s.announced == YOUNGER and younger_total != TRICKS:
+                bonus += rules.open_capot_fail_penalty
+            v += bonus
+            if v < low[0]:
+                low[0] = v
+            if v > high[0]:
+                high[0] = v
+    if pik_need(s, rules) > 0:
+        high[0] += rules.pik_bonus
+
+
 cdef inline int search(Solver *sv, const PlayState *s, int alpha, int beta) noexcept nogil:
     """Value to go (elder - younger) of a position at the start of a trick, within (alpha, beta):
     fail-soft alpha-beta with a transposition table of bounds."""
@@ -202,6 +267,13 @@ cdef inline int search(Solver *sv, const PlayState *s, int alpha, int beta) noex
         return terminal_value(s, sv.rules)
     if beats_all(s.hand[s.leader], s.hand[1 - s.leader]) or follower_sweeps(s.hand[s.leader], s.hand[1 - s.leader]):
         return play_out_value(s, sv.rules)
+    cdef int low, high
+    if sv.rules.trick_point == EVERY_TRICK and sv.rules.last_trick_mode == LAST_TOTAL:
+        value_bounds(s, sv.rules, &low, &high)
+        if low >= beta:
+            return low
+        if high <= alpha:
+            return high
     sv.nodes += 1
     hands = (<uint64_t>s.hand[ELDER] << 32) | s.hand[YOUNGER]
     extra = state_extra(s, sv.rules)
