@@ -16,6 +16,9 @@ Strategy roles (chosen per run): ``play_a``/``play_b`` placement strategy of sid
 seat 2 in 2-vs-2; moves first) and side B: spoiler, greedy, random; ``close_a``/``close_b`` the
 closing threshold (at5 .. at14, never); in 2-vs-2 ``ask`` (never/always ask the partner) and
 ``agree`` (the partner consents when the square has at least that many points).
+
+``kozyr compare square --strategies spoiler:at5 greedy:at7 random`` compares strategies labelled
+"PLAY:CLOSE" on duplicate deals, each holding both sides of every deal (see compare_strategies).
 """
 from __future__ import annotations
 
@@ -69,9 +72,12 @@ OPTION_NOTES = {
 
 THRESHOLD_NAMES = tuple(f"at{t}" for t in range(5, 15)) + ("never",)
 NEVER = 15
-STRATEGIES = {"play_a": ("spoiler", "greedy", "random"), "play_b": ("spoiler", "greedy", "random"),
-              "close_a": THRESHOLD_NAMES, "close_b": THRESHOLD_NAMES,
+PLAY = ("spoiler", "greedy", "random")
+STRATEGIES = {"play_a": PLAY, "play_b": PLAY, "close_a": THRESHOLD_NAMES, "close_b": THRESHOLD_NAMES,
               "ask": ("never", "always"), "agree": ("at7",) + tuple(n for n in THRESHOLD_NAMES if n != "at7")}
+# The compare analysis names strategies A and B (not sides): each holds both sides in turn.
+COMPARE_STRATEGIES = {"a_play": PLAY, "a_close": THRESHOLD_NAMES, "b_play": PLAY, "b_close": THRESHOLD_NAMES,
+                      "ask": STRATEGIES["ask"], "agree": STRATEGIES["agree"]}
 
 
 def _int(key: str, value: Any, low: int, high: int) -> int:
@@ -135,6 +141,14 @@ def _match_kernel(bit_generators, n_deals, rules, strategies):
     return core.match_shard(bit_generators[0], bit_generators[1], n_deals, kernel_spec(rules, strategies))
 
 
+def _compare_kernel(bit_generators, n_deals, rules, strategies):
+    # strategy A is given to the kernel as side A's, strategy B as side B's; the kernel swaps them
+    sides = {"play_a": strategies["a_play"], "close_a": strategies["a_close"], "play_b": strategies["b_play"],
+             "close_b": strategies["b_close"], "ask": strategies["ask"], "agree": strategies["agree"]}
+    return core.compare_shard(bit_generators[0], bit_generators[1], bit_generators[2], n_deals,
+                              kernel_spec(rules, sides))
+
+
 def _baseline_kernel(bit_generators, n_deals, rules):
     return core.baseline_shard(bit_generators[0], n_deals, kernel_spec(rules))
 
@@ -154,9 +168,39 @@ GAME = Game(
                           streams=2, strategies=STRATEGIES),
         "baseline": Analysis("baseline", "Squares of distinct random cards (full, and with one empty cell)",
                              _baseline_kernel),
+        "compare": Analysis("compare", "Duplicate deals: strategies A and B each hold both sides (every seat) of "
+                            "every deal; A's minus B's deal scores", _compare_kernel, streams=3,
+                            strategies=COMPARE_STRATEGIES),
     },
     report=lambda ctx: build_report(ctx),
+    compare_strategies=lambda a, b: compare_strategies(a, b),
+    compare_shard_size=lambda strategies: SHARD_SIZES["compare"],
 )
+
+
+def parse_label(label: str) -> tuple[str, str]:
+    """A strategy label of `kozyr compare square`: "PLAY:CLOSE" (e.g. "spoiler:at5", "greedy:at7",
+    "random:never") or just "PLAY" (closing at 5) -> (play strategy, closing threshold)."""
+    play, _, close = str(label).partition(":")
+    close = close or THRESHOLD_NAMES[0]
+    if play not in PLAY or close not in THRESHOLD_NAMES:
+        raise ValueError(f"unknown square strategy {label!r}: write PLAY:CLOSE with PLAY one of {', '.join(PLAY)} "
+                         f"and CLOSE one of {', '.join(THRESHOLD_NAMES)} (e.g. spoiler:at5; PLAY alone closes at 5)")
+    return play, close
+
+
+def compare_strategies(a: str, b: str) -> dict[str, str]:
+    """Roles of the compare analysis for two strategy labels (see parse_label).
+
+    Each deal is played twice from the same hands, seat 0 moving first: A holds side A (seat 0, and
+    seat 2 in 2 vs 2) against B, then the sides (partnerships) swap, so each strategy plays every
+    seat. The per-deal result of a strategy is its side's deal score (the closer's 2S - 6 or the
+    plain square score) summed over the two plays; the compared difference is A's minus B's. In
+    2 vs 2 both partnerships follow the shared roles ``ask``/``agree`` (defaults: never ask)."""
+    (a_play, a_close), (b_play, b_close) = parse_label(a), parse_label(b)
+    if (a_play, a_close) == (b_play, b_close):
+        raise ValueError(f"{a!r} and {b!r} are the same strategy ({a_play}:{a_close})")
+    return {"a_play": a_play, "a_close": a_close, "b_play": b_play, "b_close": b_close}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -654,7 +698,7 @@ REPORT_THRESHOLD_DEALS = 20_000
 REPORT_MATCHES = 20_000
 REPORT_SQUARES = 2_000_000
 # Shard sizes by analysis: a few seconds of work each, so two workers share a run.
-SHARD_SIZES = {"play": 20_000, "thresholds": 2_000, "match": 2_000, "baseline": 200_000}
+SHARD_SIZES = {"play": 20_000, "thresholds": 2_000, "match": 2_000, "baseline": 200_000, "compare": 10_000}
 # (label, preset, overrides, strategies) of the sensitivity table
 VARIANTS = [
     ("R1 default", "r1", {}, {}),

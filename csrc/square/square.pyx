@@ -33,7 +33,7 @@
 #
 # Parts: square_rules.pxd (constants, deal state, scoring, legal actions, dealing),
 # square_strategies.pxd (line potential, action choice, closing policy); this file plays a deal
-# and holds the shard kernels.
+# and holds the shard kernels (play, thresholds, compare, baseline, match).
 
 import numpy as np
 cimport numpy as cnp
@@ -53,9 +53,10 @@ cdef int THRESHOLDS[N_THRESHOLD_VARIANTS]
 THRESHOLDS[:] = [5, 6, 7, 8, 9, 10, 12, 15]
 
 
-cdef void play_deal(Deal *d, const Rules *r, const Policy *policy, Rng *rng, int first,
+cdef void play_deal(Deal *d, const Rules *r, const Policy *policy, Rng **side_rng, int first,
                     Action *actions) noexcept nogil:
-    """Play the dealt cards from seat `first` to the end of the deal; fills the result fields."""
+    """Play the dealt cards from seat `first` to the end of the deal; fills the result fields. The
+    strategy of side k draws from side_rng[k] (both may point to the same stream)."""
     cdef int seat, side, displaced, closed, asked, agreed, p
     cdef Action a
     d.stock_pos = 0
@@ -92,7 +93,7 @@ cdef void play_deal(Deal *d, const Rules *r, const Policy *policy, Rng *rng, int
             a.cell = 0
             log_turn(d, seat, &a, EMPTY, asked, agreed, 1)
             break
-        choose_action(d, r, policy, seat, rng, actions, &a)
+        choose_action(d, r, policy, seat, side_rng[side_of(r, seat)], actions, &a)
         displaced = apply_action(d, r, seat, &a)
         d.last_actor = seat
         note_closable(d)
@@ -226,6 +227,7 @@ def play_shard(deal_generator, strategy_generator, Py_ssize_t n_deals, dict spec
     cdef bitgen_t *deal_bits = bitgen_pointer(deal_generator)
     cdef bitgen_t *strategy_bits = bitgen_pointer(strategy_generator)
     cdef Rng deal_rng, strategy_rng
+    cdef Rng *shared[2]                # both sides draw from the one strategy stream
     cdef uint8_t deck[MAX_CARDS]
     cdef Action actions[MAX_ACTIONS]
     cdef Deal d
@@ -236,9 +238,11 @@ def play_shard(deal_generator, strategy_generator, Py_ssize_t n_deals, dict spec
     with deal_generator.lock, strategy_generator.lock, nogil:
         rng_init(&deal_rng, deal_bits)
         rng_init(&strategy_rng, strategy_bits)
+        shared[0] = &strategy_rng
+        shared[1] = &strategy_rng
         for i in range(n_deals):
             deal_cards(&d, &r, &deal_rng, deck)
-            play_deal(&d, &r, &policy, &strategy_rng, 0, actions)
+            play_deal(&d, &r, &policy, shared, 0, actions)
             if d.closer >= 0:
                 closed[0] += 1
                 closer_seat[d.closer] += 1
@@ -288,6 +292,7 @@ def thresholds_shard(deal_generator, strategy_generator, Py_ssize_t n_deals, dic
     cdef bitgen_t *deal_bits = bitgen_pointer(deal_generator)
     cdef bitgen_t *strategy_bits = bitgen_pointer(strategy_generator)
     cdef Rng deal_rng, strategy_rng
+    cdef Rng *shared[2]                # both sides draw from the one strategy stream
     cdef uint8_t deck[MAX_CARDS]
     cdef Action actions[MAX_ACTIONS]
     cdef Deal d, dealt
@@ -299,6 +304,8 @@ def thresholds_shard(deal_generator, strategy_generator, Py_ssize_t n_deals, dic
     with deal_generator.lock, strategy_generator.lock, nogil:
         rng_init(&deal_rng, deal_bits)
         rng_init(&strategy_rng, strategy_bits)
+        shared[0] = &strategy_rng
+        shared[1] = &strategy_rng
         for i in range(n_deals):
             deal_cards(&dealt, &r, &deal_rng, deck)
             for v in range(N_THRESHOLD_VARIANTS):
@@ -311,7 +318,7 @@ def thresholds_shard(deal_generator, strategy_generator, Py_ssize_t n_deals, dic
                     policy.threshold[tested] = THRESHOLDS[v]
                     policy.strategy[1 - tested] = base.strategy[1]
                     policy.threshold[1 - tested] = base.threshold[1]
-                    play_deal(&d, &r, &policy, &strategy_rng, 0, actions)
+                    play_deal(&d, &r, &policy, shared, 0, actions)
                     net[v] += d.deal_score[tested] - d.deal_score[1 - tested]
                     closed[v] += d.closer >= 0 and side_of(&r, d.closer) == tested
             for v in range(N_THRESHOLD_VARIANTS):
@@ -319,6 +326,82 @@ def thresholds_shard(deal_generator, strategy_generator, Py_ssize_t n_deals, dic
                 for w in range(N_THRESHOLD_VARIANTS):
                     net_cross[v, w] += net[v] * net[w]
         deals[0] = n_deals
+    return counters
+
+
+COMPARE_COUNTERS = ("pairs", "diff_sum", "diff_sq_sum", "wins", "draws", "losses",
+                    "a_sum", "a_sq_sum", "b_sum", "b_sq_sum")
+
+
+def compare_shard(deal_generator, a_generator, b_generator, Py_ssize_t n_deals, dict spec):
+    """Duplicate deals for `kozyr compare`: strategy A is play/threshold of side A in `spec`
+    (strategy_a, threshold_a), strategy B those of side B. Every deal is played twice from the
+    same dealt hands (and stock), seat 0 moving first both times: first A holds side A (seat 0,
+    and seat 2 in 2 vs 2) against B, then the partnerships swap and B holds side A. So each
+    strategy plays every seat's cards of every deal. A's per-deal result is its side's deal score
+    summed over the two plays (likewise B's); the paired difference is A's minus B's. Strategy A
+    draws its random numbers from a_generator, B from b_generator, the deal from deal_generator
+    only. Counters in the layout of analyzer.compare (sums that add up across shards)."""
+    cdef Rules r = rules_from(spec)
+    cdef Policy base = policy_from(spec)
+    cdef Policy swapped
+    swapped.strategy[0] = base.strategy[1]
+    swapped.threshold[0] = base.threshold[1]
+    swapped.strategy[1] = base.strategy[0]
+    swapped.threshold[1] = base.threshold[0]
+    counters = {k: np.zeros(1, np.int64) for k in COMPARE_COUNTERS}
+    cdef int64_t[::1] pairs = counters["pairs"]
+    cdef int64_t[::1] diff_sum = counters["diff_sum"]
+    cdef int64_t[::1] diff_sq = counters["diff_sq_sum"]
+    cdef int64_t[::1] wins = counters["wins"]
+    cdef int64_t[::1] draws = counters["draws"]
+    cdef int64_t[::1] losses = counters["losses"]
+    cdef int64_t[::1] a_sum = counters["a_sum"]
+    cdef int64_t[::1] a_sq = counters["a_sq_sum"]
+    cdef int64_t[::1] b_sum = counters["b_sum"]
+    cdef int64_t[::1] b_sq = counters["b_sq_sum"]
+    cdef bitgen_t *deal_bits = bitgen_pointer(deal_generator)
+    cdef bitgen_t *a_bits = bitgen_pointer(a_generator)
+    cdef bitgen_t *b_bits = bitgen_pointer(b_generator)
+    cdef Rng deal_rng, a_rng, b_rng
+    cdef Rng *a_first[2]               # side A's and side B's streams in the first play
+    cdef Rng *b_first[2]               # and in the second, partnerships swapped
+    cdef uint8_t deck[MAX_CARDS]
+    cdef Action actions[MAX_ACTIONS]
+    cdef Deal d, dealt
+    cdef int64_t a, b, diff
+    cdef Py_ssize_t i
+    init_deck(&r, deck)
+    dealt.log = NULL
+    with deal_generator.lock, a_generator.lock, b_generator.lock, nogil:
+        rng_init(&deal_rng, deal_bits)
+        rng_init(&a_rng, a_bits)
+        rng_init(&b_rng, b_bits)
+        a_first[0] = &a_rng
+        a_first[1] = &b_rng
+        b_first[0] = &b_rng
+        b_first[1] = &a_rng
+        for i in range(n_deals):
+            deal_cards(&dealt, &r, &deal_rng, deck)
+            memcpy(&d, &dealt, sizeof(Deal))
+            play_deal(&d, &r, &base, a_first, 0, actions)
+            a = d.deal_score[0]
+            b = d.deal_score[1]
+            memcpy(&d, &dealt, sizeof(Deal))
+            play_deal(&d, &r, &swapped, b_first, 0, actions)
+            a += d.deal_score[1]
+            b += d.deal_score[0]
+            diff = a - b
+            diff_sum[0] += diff
+            diff_sq[0] += diff * diff
+            wins[0] += diff > 0
+            draws[0] += diff == 0
+            losses[0] += diff < 0
+            a_sum[0] += a
+            a_sq[0] += a * a
+            b_sum[0] += b
+            b_sq[0] += b * b
+        pairs[0] = n_deals
     return counters
 
 
@@ -377,6 +460,7 @@ def match_shard(deal_generator, strategy_generator, Py_ssize_t n_matches, dict s
     cdef bitgen_t *deal_bits = bitgen_pointer(deal_generator)
     cdef bitgen_t *strategy_bits = bitgen_pointer(strategy_generator)
     cdef Rng deal_rng, strategy_rng
+    cdef Rng *shared[2]                # both sides draw from the one strategy stream
     cdef uint8_t deck[MAX_CARDS]
     cdef Action actions[MAX_ACTIONS]
     cdef Deal d
@@ -388,6 +472,8 @@ def match_shard(deal_generator, strategy_generator, Py_ssize_t n_matches, dict s
     with deal_generator.lock, strategy_generator.lock, nogil:
         rng_init(&deal_rng, deal_bits)
         rng_init(&strategy_rng, strategy_bits)
+        shared[0] = &strategy_rng
+        shared[1] = &strategy_rng
         for i in range(n_matches):
             total[0] = 0
             total[1] = 0
@@ -396,7 +482,7 @@ def match_shard(deal_generator, strategy_generator, Py_ssize_t n_matches, dict s
             w = 2
             while not done:
                 deal_cards(&d, &r, &deal_rng, deck)
-                play_deal(&d, &r, &policy, &strategy_rng, n % r.players, actions)
+                play_deal(&d, &r, &policy, shared, n % r.players, actions)
                 total[0] += d.deal_score[0]
                 total[1] += d.deal_score[1]
                 closed_deals[0] += d.closer >= 0
@@ -426,6 +512,7 @@ def play_logged(deal_generator, strategy_generator, dict spec, int first=0):
     cdef bitgen_t *deal_bits = bitgen_pointer(deal_generator)
     cdef bitgen_t *strategy_bits = bitgen_pointer(strategy_generator)
     cdef Rng deal_rng, strategy_rng
+    cdef Rng *shared[2]                # both sides draw from the one strategy stream
     cdef uint8_t deck[MAX_CARDS]
     cdef Action actions[MAX_ACTIONS]
     cdef LogEntry log[MAX_LOG]
@@ -438,11 +525,13 @@ def play_logged(deal_generator, strategy_generator, dict spec, int first=0):
     with deal_generator.lock, strategy_generator.lock:
         rng_init(&deal_rng, deal_bits)
         rng_init(&strategy_rng, strategy_bits)
+        shared[0] = &strategy_rng
+        shared[1] = &strategy_rng
         deal_cards(&d, &r, &deal_rng, deck)
         hands = [int(d.hand[p]) for p in range(r.players)]
         stock = [int(d.stock[i]) for i in range(d.stock_n)]
         d.log = log
-        play_deal(&d, &r, &policy, &strategy_rng, first, actions)
+        play_deal(&d, &r, &policy, shared, first, actions)
     kinds = ("place", "discard", "remove", "close")
     turns = []
     for i in range(d.log_n):
