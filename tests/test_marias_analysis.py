@@ -69,6 +69,11 @@ def test_stovka_tables_add_up(forced_run):
     t = stovka_tables(c)
     n = int(c["qualified"][0])
     assert t["by max_hlas x trumps"].n.sum() == n == t["by A+T held"].n.sum() == t["by trump honours"].n.sum()
+    for name in ("by side aces", "by unguarded side tens", "by side voids", "by longest side suit"):
+        assert t[name].n.sum() == n and t[name].successes.sum() == int(c["success"][0]), name
+    # more side aces, more success (the heuristic actor cashes them)
+    aces = t["by side aces"].set_index("side_aces")
+    assert aces.rate[2] > aces.rate[0]
     assert t["by max_hlas x trumps"].successes.sum() == int(c["success"][0])
     assert (t["by max_hlas x trumps"].max_hlas != "no hlas").all()      # a hundred needs a hlas
     assert t["count distribution"].deals.sum() == n

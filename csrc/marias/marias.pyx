@@ -814,6 +814,8 @@ def new_counters():
         # the Stovka experiment (forced mode)
         qualified=z(1), success=z(1),
         by_hlas_trumps=z(2, 3, 9), by_at=z(2, 9), by_honours=z(2, N_HONOURS), count_hist=z(COUNT_BINS),
+        # §8.3 side-suit features after the discard: [trials/successes, value]
+        by_side_aces=z(2, 4), by_unguarded_tens=z(2, 4), by_side_voids=z(2, 4), by_longest_side=z(2, 9),
         money=z(4, 3),            # rows stovka, hra, sto_a_sedem, sedma; columns n, sum S, sum S^2
         paired=z(2, 3),           # stovka - hra, sto_a_sedem - sedma: n, sum, sum of squares
         paired_positive=z(2),     # deals where the first contract of the pair paid more
@@ -863,6 +865,9 @@ cdef void _stovka_loop(object bit_generators, Py_ssize_t n_deals, Rules *rules_p
     cdef int64_t[::1] paired_positive = counters["paired_positive"]
     cdef int64_t[:, ::1] paired = counters["paired"], companion = counters["companion"], contracts = counters["contracts"]
     cdef int64_t[::1] proti_count = counters["proti"], doubled = counters["doubled"]
+    cdef int64_t[:, ::1] by_side_aces = counters["by_side_aces"], by_unguarded_tens = counters["by_unguarded_tens"]
+    cdef int64_t[:, ::1] by_side_voids = counters["by_side_voids"], by_longest_side = counters["by_longest_side"]
+    cdef int side_aces, unguarded, voids, longest, lane_n
     cdef bitgen_t *deal_bits = bitgen_pointer(bit_generators[0])
     cdef bitgen_t *play_bits = bitgen_pointer(bit_generators[1])
     cdef Rng deal_rng, rng
@@ -961,6 +966,27 @@ cdef void _stovka_loop(object bit_generators, Py_ssize_t n_deals, Rules *rules_p
                 by_at[1, at] += hit
                 by_honours[0, hon] += 1
                 by_honours[1, hon] += hit
+                side_aces = 0
+                unguarded = 0
+                voids = 0
+                longest = 0
+                for s in range(4):
+                    if s == trump:
+                        continue
+                    side_aces += <int>((hands[fh] >> (8 * s + RA)) & 1)
+                    unguarded += <int>(((hands[fh] >> (8 * s + RT)) & 3) == 1)    # the T held, the A not
+                    lane_n = popcount32(hands[fh] & suit_mask(s))
+                    voids += lane_n == 0
+                    if lane_n > longest:
+                        longest = lane_n
+                by_side_aces[0, side_aces] += 1
+                by_side_aces[1, side_aces] += hit
+                by_unguarded_tens[0, unguarded] += 1
+                by_unguarded_tens[1, unguarded] += hit
+                by_side_voids[0, voids] += 1
+                by_side_voids[1, voids] += hit
+                by_longest_side[0, longest] += 1
+                by_longest_side[1, longest] += hit
                 count_hist[sv // 10 if sv >= 0 else 0] += 1
                 sv = settle_both(&play, &rules, GAME_STOVKA, zero_k, -1, &won) // 2
                 sh = settle_both(&play, &rules, GAME_HRA, zero_k, -1, &won) // 2
