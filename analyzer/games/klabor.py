@@ -30,8 +30,6 @@ from . import Analysis, Game
 DECK = PIQUET32            # natural order 7 8 9 T J Q K A inside a lane: the kernel's layout
 SEATS = ("elder", "dealer")
 ROUNDS = ("turned", "named")
-CARD_POINTS_TRUMP = {"J": 20, "9": 14, "A": 11, "T": 10, "K": 4, "Q": 3, "8": 0, "7": 0}
-CARD_POINTS_PLAIN = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0, "8": 0, "7": 0}
 
 DEFAULTS: dict[str, Any] = dict(
     must_head_trump=True,       # §8 #1
@@ -353,8 +351,7 @@ def _seat(text: str) -> int:
 
 def card_points(cards: Cards, trump: str) -> int:
     """Card points of some cards with the given trump suit (K1: JH 9H AS TD, hearts -> 55)."""
-    t = SUIT_CHARS[_suit(trump, "trump")]
-    return sum((CARD_POINTS_TRUMP if c[1] == t else CARD_POINTS_PLAIN)[c[0]] for c in DECK.parse(cards, what="cards"))
+    return core.card_points_of(DECK.mask(cards, what="cards"), _suit(trump, "trump"))
 
 
 def trick_winner(led: str, reply: str, trump: str) -> str:
@@ -363,16 +360,6 @@ def trick_winner(led: str, reply: str, trump: str) -> str:
     # A one-trick ending solved by the kernel: the leader takes the trick's points + 10 or nothing.
     taken = core.dd_value(DECK.mask([a]), DECK.mask([b]), True, _suit(trump, "trump"), False)
     return a if taken > 0 else b
-
-
-def _lead_wins(a: str, b: str, t: int) -> bool:
-    """Does the led card win (used to replay a sequence for an error message)?"""
-    trump = SUIT_CHARS[t]
-    order_t, order_p = "78QKTA9J", "789JQKTA"
-    if b[1] == a[1]:
-        order = order_t if a[1] == trump else order_p
-        return order.index(a[0]) > order.index(b[0])
-    return b[1] != trump
 
 
 @dataclass(frozen=True)
@@ -494,21 +481,11 @@ def score_deal(elder: Cards, dealer: Cards, turnup: str, trump: str, maker: str,
     row, error = core.play_given(DECK.mask(hands[0]), DECK.mask(hands[1]), DECK.bit(up), t, m,
                                  [DECK.bit(c) for c in sequence], options)
     if error is not None:
-        index, code = error
+        index, code, seat = error
         trick, card = index // 2 + 1, sequence[index]
-        who = _replay_seat(sequence, index, t)
-        text = _ERROR_TEXT[code].format(who=who, led=sequence[index - 1] if index % 2 else "")
+        text = _ERROR_TEXT[code].format(who=SEATS[seat], led=sequence[index - 1] if index % 2 else "")
         raise ValueError(f"trick {trick}: {card} {text}")
     return DealScore(**_score_from_row(row, rules, options))
-
-
-def _replay_seat(sequence: list[str], index: int, trump: int) -> str:
-    """Who plays card `index` of a sequence whose earlier tricks were legal."""
-    leader = 0
-    for t in range(index // 2):
-        a, b = sequence[2 * t], sequence[2 * t + 1]
-        leader = leader if _lead_wins(a, b, trump) else 1 - leader
-    return SEATS[leader if index % 2 == 0 else 1 - leader]
 
 
 @dataclass(frozen=True)

@@ -87,9 +87,10 @@ cdef void start_play(const Layout *deal, const Rules *rules, DealResult *res, Pl
 
 
 cdef int run_tricks(PlayState *st, DealResult *res, const Strategy *strat, Solver *sv, Rng *rng,
-                    const int *given, int *error) noexcept nogil:
+                    const int *given, int *error, int *error_seat) noexcept nogil:
     """Play the nine tricks, choosing cards by strategy or taking them from `given` (checked;
-    on an illegal card returns the index of the play and sets *error, else returns -1)."""
+    on an illegal card returns the index of the play and sets *error and the seat that played
+    it, else returns -1)."""
     cdef int t, leader = ELDER, follower, a, b, w, code
     for t in range(2):
         res.card_points[t] = 0
@@ -100,6 +101,7 @@ cdef int run_tricks(PlayState *st, DealResult *res, const Strategy *strat, Solve
             a = given[2 * t]
             if not (st.hand[leader] >> a) & 1:
                 error[0] = ERR_NOT_IN_HAND
+                error_seat[0] = leader
                 return 2 * t
         else:
             a = choose_card(st, leader, NO_CARD, strat, sv, rng)
@@ -110,6 +112,7 @@ cdef int run_tricks(PlayState *st, DealResult *res, const Strategy *strat, Solve
             code = reply_error(st.hand[follower], a, b, st.trump, st.must_head)
             if code != ERR_NONE:
                 error[0] = code
+                error_seat[0] = follower
                 return 2 * t + 1
         else:
             b = choose_card(st, follower, a, strat, sv, rng)
@@ -130,7 +133,7 @@ cdef int run_tricks(PlayState *st, DealResult *res, const Strategy *strat, Solve
 cdef void play_deal(const Layout *deal, const Strategy *strat, const Rules *rules, Solver *sv,
                     Rng *rng, DealResult *res) noexcept nogil:
     cdef PlayState st
-    cdef int error = 0
+    cdef int error = 0, error_seat = 0
     clear_play(res)
     bid(deal, strat, rules, res)
     res.hand[0] = deal.first[0] | deal.second[0]
@@ -140,7 +143,7 @@ cdef void play_deal(const Layout *deal, const Strategy *strat, const Rules *rule
     start_play(deal, rules, res, &st)
     if strat[0].play == PLAY_PIMC or strat[1].play == PLAY_PIMC:
         solver_new_deal(sv, res.trump, rules.must_head)
-    run_tricks(&st, res, strat, sv, rng, NULL, &error)
+    run_tricks(&st, res, strat, sv, rng, NULL, &error, &error_seat)
     finish_deal(res, rules)
 
 
@@ -355,13 +358,13 @@ ERRORS = {ERR_NOT_IN_HAND: "not_in_hand", ERR_FOLLOW: "must_follow", ERR_TRUMP: 
 
 def play_given(long long elder9, long long dealer9, int turnup, int trump, int maker, plays, dict spec):
     """Score a given deal and trick sequence (18 card indices, leader's card first in each trick).
-    The caller validates the cards. Returns (row, None) or (None, (play index, error name))."""
+    The caller validates the cards. Returns (row, None) or (None, (play index, error name, seat))."""
     cdef Rules rules = rules_from(spec)
     cdef Layout deal
     cdef DealResult res
     cdef PlayState st
     cdef int given[PLAYED]
-    cdef int i, error = ERR_NONE, bad
+    cdef int i, error = ERR_NONE, error_seat = 0, bad
     if len(plays) != PLAYED:
         raise ValueError(f"a deal has {PLAYED} plays, got {len(plays)}")
     for i in range(PLAYED):
@@ -379,13 +382,18 @@ def play_given(long long elder9, long long dealer9, int turnup, int trump, int m
     res.trump = trump
     res.round = 1 if trump == turnup >> 3 else 2
     start_play(&deal, &rules, &res, &st)
-    bad = run_tricks(&st, &res, NULL, NULL, NULL, given, &error)
+    bad = run_tricks(&st, &res, NULL, NULL, NULL, given, &error, &error_seat)
     if bad >= 0:
-        return None, (bad, ERRORS[error])
+        return None, (bad, ERRORS[error], error_seat)
     finish_deal(&res, &rules)
     row = np.zeros(ROW_WIDTH, np.int32)
     fill_row(row, &deal, &res)
     return row, None
+
+
+def card_points_of(long long cards, int trump):
+    """Card points of a set of cards with the given trump suit."""
+    return mask_points(<mask32>cards, trump)
 
 
 def dd_value(long long me, long long opp, bint me_leads, int trump, bint must_head=True):
