@@ -20,11 +20,11 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy.stats import norm
+from statistics import NormalDist
 
 from .._core import klabor as core
 from ..cards import PIQUET32, SUIT_CHARS, Cards, check_disjoint, parse_card
-from ..stats import histogram_moments, mean_interval, wilson
+from ..stats import CONFIDENCE, histogram_moments, mean_interval, wilson
 from . import Analysis, Game
 
 DECK = PIQUET32            # natural order 7 8 9 T J Q K A inside a lane: the kernel's layout
@@ -281,7 +281,7 @@ def thresholds_table(counters: dict[str, np.ndarray], rules: dict[str, Any]) -> 
     his net points per deal (both seats of each deal) with a paired interval of the difference
     to the best threshold."""
     n = int(counters["deals"][0])
-    z = norm.ppf(0.975)
+    z = NormalDist().inv_cdf(0.5 + CONFIDENCE / 2)
     means = counters["net_sum"] / n
     best = int(np.argmax(means))
     rows = []
