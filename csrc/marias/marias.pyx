@@ -903,7 +903,9 @@ cdef void _stovka_loop(object bit_generators, Py_ssize_t n_deals, Rules *rules_p
                 hands[rear] |= ((<mask32>1) << cards[12 + c]) | ((<mask32>1) << cards[27 + c])
                 packet2 |= (<mask32>1) << cards[17 + c]
             h12 = first7 | packet2
-            trump = choose_trump(first7, packet2, &rules, &rng, &indicator)
+            # the trump choice draws its tie-breaks from the deal stream, so every card-play
+            # strategy meets the same deals, trumps and discards (common random numbers)
+            trump = choose_trump(first7, packet2, &rules, &deal_rng, &indicator)
             # baselines on the dealt hands
             suits = hlas_suits(h12)
             fh_hlas[popcount32(suits)] += 1
