@@ -149,3 +149,11 @@ def test_cli(capsys):
     assert "must follow suit" in capsys.readouterr().err
     assert main(["marias", "stovka", "--deals", "5000", "--no-store", "--workers", "1", "--json"]) == 0
     assert '"by max_hlas x trumps"' in capsys.readouterr().out
+
+
+def test_cli_report(tmp_path, capsys):
+    assert main(["marias", "report", "--out", str(tmp_path), "--scale", "0.002", "--workers", "1",
+                 "--store", str(tmp_path / "store.sqlite")]) == 0
+    md = (tmp_path / "marias.md").read_text()
+    assert "Stovka success rate (forced mode" in md and "never positive" in md
+    assert "data:image/png;base64," in (tmp_path / "marias.html").read_text()
