@@ -358,9 +358,18 @@ def play_traced(hands, dict rules_spec, bit_generator, smart_seats=(), double ed
     cdef int n = rules.players, p, n_draws, loser
     if len(hands) != n:
         raise ValueError(f"expected {n} hands, got {len(hands)}")
+    masks = [int(h) for h in hands]
+    pack = sum(0x1FFF << (LANE64 * s) for s in range(4))
+    overlap = any(masks[i] & masks[j] for i in range(n) for j in range(i + 1, n))
+    if overlap or any(m < 0 or m & ~pack for m in masks):
+        raise ValueError("hands must be disjoint masks of the 52-card layout")
+    if sum(1 for m in masks if m & WITCH) != 1:
+        raise ValueError("exactly one hand must hold the witch (QS)")
+    if not edge_weight > 0:
+        raise ValueError("edge_weight must be positive")
     cdef mask64 hand[MAX_PLAYERS]
     for p in range(n):
-        hand[p] = <mask64>int(hands[p])
+        hand[p] = <mask64>masks[p]
     cdef DrawModel model
     model.edge_weight = edge_weight
     for p in range(MAX_PLAYERS):

@@ -345,6 +345,13 @@ def test_bad_deals_and_options_are_refused():
             options(**{key: value})
     with pytest.raises(ValueError, match="unknown vedma rule option"):
         options(jokers=1)
+    # The compiled entry point refuses what would not end (no witch) or is not a position.
+    rules = options(players=2)
+    for hands, message in (([0, 0], "exactly one hand must hold the witch"),
+                           ([FULL52.mask("QS 7H"), FULL52.mask("7H")], "disjoint"),
+                           ([FULL52.mask("QS") | 1 << 15, 1], "52-card layout")):
+        with pytest.raises(ValueError, match=message):
+            kernel.play_traced(hands, rules, np.random.PCG64(1))
 
 
 # ---------------------------------------------------------------------------------------------
