@@ -129,7 +129,6 @@ cdef int run_tricks(PlayState *st, DealResult *res, const Strategy *strat, Solve
     return -1
 
 
-
 cdef void play_deal(const Layout *deal, const Strategy *strat, const Rules *rules, Solver *sv,
                     Rng *rng, DealResult *res) noexcept nogil:
     cdef PlayState st

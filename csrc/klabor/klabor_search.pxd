@@ -19,8 +19,6 @@ cdef struct Solver:              # double-dummy transposition table (one per sha
     int must_head
 
 
-
-
 cdef inline int solver_init(Solver *sv) noexcept nogil:
     cdef size_t n = (<size_t>1) << TT_BITS
     sv.keys = <uint64_t *>malloc(n * sizeof(uint64_t))

@@ -10,7 +10,9 @@ from klabor_rules cimport *
 from klabor_search cimport Solver, dd_full
 
 
-# current trick (NO_CARD when leading), trump, and what the seat knows from the deal.
+# A play state: both hands, the cards played so far, trump, the heading rule, and what both
+# players know from the deal. The card led to the current trick is passed separately (NO_CARD
+# when leading).
 
 cdef struct PlayState:
     mask32 hand[2]
