@@ -190,7 +190,7 @@ def score_played(held, trump, maker, cards, tricks, last, swapper, options):
     dix = [options["dix_value"] if swapper == p else 0 for p in (0, 1)]
     total = [cards[p] + (10 if last == p else 0) + seq[p] + bella[p] + dix[p] for p in (0, 1)]
     m, o = maker, 1 - maker
-    if options["bella_policy"] == "strategic" and bella[m] and total[m] - 20 <= total[o]:
+    if options["bella_policy"] == "strategic" and bella[m] and total[m] <= total[o]:   # baited anyway
         bella[m] = 0
         total[m] -= 20
     score, carried = [0, 0], 0

@@ -400,3 +400,24 @@ def test_tiny_target_ends_at_the_first_played_deal():
     assert g["winner"].sum() == 500
     deals = np.arange(len(g["deals_hist"]))
     assert (g["deals_hist"] * deals).sum() == 500 + g["void_deals"][0]
+
+
+def test_strategic_bella_only_hides_a_bella_that_cannot_save_the_maker():
+    layouts, _ = _layouts(3000, 31)
+    always = kernel.play_deals(layouts, k.kernel_spec(GAME.resolve_rules("standard", {"threshold": 30})))
+    quiet = kernel.play_deals(layouts, k.kernel_spec(GAME.resolve_rules("standard", {"threshold": 30,
+                                                                                     "bella_policy": "strategic"})))
+    hidden = 0
+    for a, q in zip(always, quiet):
+        fa, fq = k.row_dict(a), k.row_dict(q)
+        if fa["void"]:
+            continue
+        assert fa["baited"] == fq["baited"]          # keeping quiet never changes who wins the deal
+        m = k.SEATS[fa["maker"]]
+        if fa["bella_holder"] == fa["maker"] and fa["baited"]:
+            assert fq[f"bella_{m}"] == 0
+            assert sum((fq["score_elder"], fq["score_dealer"])) == sum((fa["score_elder"], fa["score_dealer"])) - 20
+            hidden += 1
+        else:
+            assert (fq["score_elder"], fq["score_dealer"]) == (fa["score_elder"], fa["score_dealer"])
+    assert hidden > 10

@@ -565,6 +565,35 @@ REPORT_DEALS = 2_000_000
 REPORT_THRESHOLD_DEALS = 400_000
 REPORT_GAMES = 200_000
 REPORT_PIMC_DEALS = 2_000
+REPORT_VARIANT_DEALS = 1_000_000
+RULE_VARIANTS = (("no duty to head trumps (seed literal)", {"must_head_trump": False}),
+                 ("tie = half bait", {"tie": "half"}),
+                 ("equal plain sequences: elder scores", {"seq_tie": "elder"}),
+                 ("long runs split", {"long_runs": "split"}),
+                 ("dix worth 10", {"dix_value": 10}),
+                 ("no dix swap", {"dix_swap": "never"}),
+                 ("schmeiss on", {"schmeiss": True}),
+                 ("bella kept quiet when it only feeds a bait", {"bella_policy": "strategic"}),
+                 ("no trick, no sequences", {"no_trick_no_melds": True}))
+
+
+def sensitivity_table(runs: list[tuple[str, dict]]) -> pd.DataFrame:
+    """Key single-deal figures of several rule variants: void and bait rates, mean scores."""
+    rows = []
+    for label, c in runs:
+        n, played = int(c["deals"][0]), int(c["made"].sum())
+        baited = int(c["baited"].sum())
+        low, high = wilson(baited, played)
+        maker = mean_interval(*histogram_moments(c["score_hist"][0])[1:], played)
+        opponent = mean_interval(*histogram_moments(c["score_hist"][1])[1:], played)
+        elder = mean_interval(c["seat_net"][0], c["seat_net"][1], played)
+        rows.append({"rules": label, "deals": n, "void rate": (n - played) / n, "bait rate": baited / played,
+                     "bait ci_low": float(low), "bait ci_high": float(high),
+                     "maker mean score": maker[0], "opponent mean score": opponent[0],
+                     "elder - dealer per deal": elder[0], "elder - dealer ci_low": elder[1],
+                     "elder - dealer ci_high": elder[2],
+                     "sequences decide": c["seq_decides"][0] / played})
+    return pd.DataFrame(rows)
 
 
 def _run(ctx, analysis: str, deals: int, overrides: dict | None = None, strategies: dict | None = None):
@@ -595,20 +624,20 @@ def build_report(ctx) -> list:
         "`z` is the estimate's distance from it in standard errors.",
         tables=[("Sequence and bella odds", odds_table(odds.counters))]))
 
-    deals_tables = []
-    for preset_name, overrides in (("greedy, threshold 50", {}),
-                                   ("greedy, threshold 50, strategic bella", {"bella_policy": "strategic"}),
-                                   ("greedy, threshold 50, seed-literal trumps (no heading)", {"must_head_trump": False})):
-        result = ctx.run("klabor", "deals", "standard", REPORT_DEALS, overrides)
-        deals_tables.append((preset_name, deals_table(result.counters)))
+    standard = ctx.run("klabor", "deals", "standard", REPORT_DEALS)
     pimc = _run(ctx, "deals", REPORT_PIMC_DEALS, strategies={"play_a": "pimc", "play_b": "pimc"})
-    deals_tables.append(("pimc card play (both players), threshold 50", deals_table(pimc.counters)))
+    sensitivity = [("rules file defaults", standard.counters)]
+    for label, overrides in RULE_VARIANTS:
+        sensitivity.append((label, ctx.run("klabor", "deals", "standard", REPORT_VARIANT_DEALS, overrides).counters))
     sections.append(Section(
         "Klabor: who makes the trump and how often the maker is baited",
         "Single deals with both players bidding at strength threshold 50 (card points of the 6 cards "
         "with the candidate trump, +10 per trump, the turn-up counted for the holder of the trump 7). "
-        "The bait rate of each seat and round is conditional on that seat making in that round.",
-        tables=deals_tables))
+        "The bait rate of each seat and round is conditional on that seat making in that round. The "
+        "last table repeats the key figures with one open rule of §8 changed at a time (greedy play).",
+        tables=[("greedy play, threshold 50", deals_table(standard.counters)),
+                ("pimc play (both players), threshold 50", deals_table(pimc.counters)),
+                ("Sensitivity to the open rules", sensitivity_table(sensitivity))]))
 
     th = ctx.run("klabor", "thresholds", "standard", REPORT_THRESHOLD_DEALS)
     table = thresholds_table(th.counters, th.config.rule_options)

@@ -401,8 +401,8 @@ cdef inline void finish_deal(DealResult *res, const Rules *rules) noexcept nogil
     for p in range(2):
         res.total[p] = (res.card_points[p] + (LAST_TRICK if res.last_winner == p else 0)
                         + res.seq_points[p] + res.bella_points[p] + res.dix_points[p])
-    if rules.bella_strategic and res.bella_holder == m and res.total[m] - BELLA <= res.total[o]:
-        # Announcing would only feed the bait (or the bait happens anyway): keep quiet.
+    if rules.bella_strategic and res.bella_holder == m and res.total[m] <= res.total[o]:
+        # Baited even with the bella: announcing it would only hand its 20 to the opponent.
         res.bella_points[m] = 0
         res.total[m] -= BELLA
     settle(res, rules)
