@@ -125,13 +125,20 @@ cdef inline mask32 ordered_moves(const DDState *d, int seat, mask32 legal, uint8
     first (highest first) unless the own side already wins it; then the rest, lowest first."""
     cdef mask32 others = 0, m, winners = 0, rest = 0, between
     cdef int i, c, last = -1, n = 0, win = -1, mine
+    cdef int win_i = 0
     for i in range(N_SEATS):
         if i != seat:
             others |= d.hand[i]
     for i in range(d.n_trick):
         others |= (<mask32>1) << d.trick[i]
     if d.n_trick:
-        win = d.trick[trick_winner_index(d.trick, d.n_trick, d.trump)]
+        win_i = trick_winner_index(d.trick, d.n_trick, d.trump)
+        win = d.trick[win_i]
+    cdef mask32 beating_mask = 0
+    if win >= 0:
+        beating_mask = suit_mask(card_suit(win)) & above(win)
+        if d.trump != NO_TRUMP and card_suit(win) != d.trump:
+            beating_mask |= suit_mask(d.trump)
     m = legal
     while m:                                   # high to low; drop equivalent lower cards
         c = highest_bit32(m)
@@ -142,13 +149,13 @@ cdef inline mask32 ordered_moves(const DDState *d, int seat, mask32 legal, uint8
                 last = c
                 continue
         last = c
-        if win < 0 or beats(c, win, d.trump):
+        if win < 0 or (beating_mask >> c) & 1:
             winners |= (<mask32>1) << c
         else:
             rest |= (<mask32>1) << c
     mine = 0
     if d.n_trick:                              # is the trick's winner so far on my side?
-        mine = (d.trick_seat[trick_winner_index(d.trick, d.n_trick, d.trump)] == d.actor) == (seat == d.actor)
+        mine = (d.trick_seat[win_i] == d.actor) == (seat == d.actor)
     if mine:
         # partner winning: the last to play smears point cards first; otherwise cheap cards first
         if d.n_trick == 2:
