@@ -291,9 +291,8 @@ def cmd_report(args) -> int:
                 continue
             entries.append((game, written, ctx.runs, ""))
             print(f"{name}: wrote {', '.join(sorted(p for p in written if p.endswith(('.html', '.md'))))} in {args.out}")
-    if not args.games:
-        index = write_index(entries, args.out, seed=args.seed)
-        print(f"index: wrote {index.name} in {args.out}")
+    index = write_index(entries, args.out, seed=args.seed)
+    print(f"index: wrote {index.name} in {args.out}")
     return 1 if failed else 0
 
 
