@@ -201,7 +201,7 @@ def _png(fig) -> bytes:
 
 _STYLE = ("body{font-family:system-ui,sans-serif;max-width:72em;margin:2em auto;padding:0 1em;color:#222}"
           "table{border-collapse:collapse;margin:.5em 0 1.2em}td,th{padding:3px 9px;border-bottom:1px solid #ddd;"
-          "text-align:right}td:first-child,th:first-child{text-align:left}th{background:#f3f3f3}"
+          "text-align:left;vertical-align:top}td.num{text-align:right;font-variant-numeric:tabular-nums}th{background:#f3f3f3}"
           "img{max-width:100%}figcaption{color:#555;font-size:.9em}.meta{color:#555}"
           "nav ul{columns:2}h2{border-bottom:2px solid #4c78a8;padding-bottom:.2em;margin-top:2em}")
 
@@ -230,6 +230,25 @@ def _run_rows(runs: list[RunResult]) -> list[dict[str, str]]:
     return rows
 
 
+_NUMERIC = re.compile(r"^[-+]?[\d,]*\.?\d+(e[-+]?\d+)?%?( to [-+]?[\d,]*\.?\d+%?)?( to 1( on)?)?$")
+
+
+def _inline(text: str) -> str:
+    """Escape text for HTML, keeping Markdown `code` spans as <code>."""
+    return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(text, quote=False))
+
+
+def _frame_html(df: pd.DataFrame) -> str:
+    """A formatted table as HTML: numbers right-aligned, words left-aligned."""
+    def cell(tag, value):
+        text = "" if value is None or (not isinstance(value, str) and pd.isna(value)) else str(value)
+        numeric = bool(_NUMERIC.match(text.strip()))
+        return f"<{tag} class=num>{html.escape(text)}</{tag}>" if numeric else f"<{tag}>{html.escape(text)}</{tag}>"
+    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in df.columns)
+    rows = "".join("<tr>" + "".join(cell("td", v) for v in row) + "</tr>" for row in df.itertuples(index=False))
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
+
+
 def _html_table(rows: list[dict[str, str]]) -> str:
     if not rows:
         return "<p>No runs.</p>"
@@ -256,19 +275,20 @@ def write_report(name: str, title: str, sections: list[Section], ctx: ReportCont
     run_rows = _run_rows(ctx.runs)
     total = sum(m["deals_done"] for m in runs_meta)
     simulated = sum(m.get("simulated_deals", m["deals_done"]) for m in runs_meta)
+    source = ("all simulated for this report" if simulated == total else "all read from the results store"
+              if simulated == 0 else f"{simulated:,} simulated for this report, the rest read from the results store")
     intro = (f"Kozyr {__version__}, generated {stamp}. Root seed {ctx.seed}. {len(runs_meta)} runs, "
-             f"{total:,} deals in all ({simulated:,} simulated for this report, the rest read from the results store). "
-             "The run numbers refer to the results store: `kozyr runs show N` prints a run's configuration "
-             "and counters.")
+             f"{total:,} deals in all ({source}). The run numbers refer to the results store: "
+             "`kozyr runs show N` prints a run's configuration and counters.")
     legend = ("Every rate is shown with its 95% Wilson interval and its sample size `n`; means with a 95% "
               "normal interval. `exact` is the exact value where one is known, to two more digits; "
               "`odds against` is (1 - p) : p, from the exact value where there is one.")
     md = [f"# {title}", "", intro, "", "## What was simulated", "", *_md_table(run_rows), "", legend, ""]
     toc = "".join(f'<li><a href="#s{i}">{html.escape(sec.title)}</a></li>' for i, sec in enumerate(sections, 1))
     body = [f"<h1>{html.escape(title)}</h1>",
-            f"<p class='meta'>{html.escape(intro).replace('`', '')}</p>",
+            f"<p class='meta'>{_inline(intro)}</p>",
             "<h2>What was simulated</h2>", _html_table(run_rows),
-            f"<p>{html.escape(legend).replace('`', '')}</p>",
+            f"<p>{_inline(legend)}</p>",
             f"<nav><b>Contents</b><ul>{toc}</ul></nav>"]
     written: dict[str, Path] = {}
     figure_count = 0
@@ -277,7 +297,7 @@ def write_report(name: str, title: str, sections: list[Section], ctx: ReportCont
         body.append(f'<h2 id="s{i}">{html.escape(section.title)}</h2>')
         if section.text:
             md += [section.text, ""]
-            body += [f"<p>{html.escape(p)}</p>" for p in section.text.split("\n\n")]
+            body += [f"<p>{_inline(p)}</p>" for p in section.text.split("\n\n")]
         for caption, df in section.tables:
             csv_path = out_dir / f"{name}-{_slug(caption)}.csv"
             df.to_csv(csv_path, index=False)
@@ -285,7 +305,7 @@ def write_report(name: str, title: str, sections: list[Section], ctx: ReportCont
             shown = format_table(df)
             md += [f"**{caption}** ([CSV]({csv_path.name}))", "", shown.to_markdown(index=False), ""]
             body += [f"<h3>{html.escape(caption)} <small>(<a href='{html.escape(csv_path.name)}'>CSV</a>)</small></h3>",
-                     shown.to_html(index=False, border=0, classes="t")]
+                     _frame_html(shown)]
         for caption, fig in section.figures:
             figure_count += 1
             png = _png(fig)
