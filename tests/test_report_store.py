@@ -159,3 +159,18 @@ def test_format_table_rates_means_and_counts():
     df.attrs["rates"] = False
     assert "odds against" not in format_table(df).columns
     assert list(df.columns) == ["event", "count", "n", "estimate", "ci_low", "ci_high", "exact"]  # input untouched
+
+
+def test_rate_bars_draw_estimates_with_their_intervals():
+    from analyzer.report import rate_bars
+
+    df = pd.DataFrame({"event": ["a", "b"], "estimate": [0.1, 0.5], "ci_low": [0.08, 0.45], "ci_high": [0.13, 0.55],
+                       "exact": [0.11, np.nan]})
+    fig = rate_bars(df, "event", title="rates")
+    ax = fig.axes[0]
+    bars = ax.patches
+    assert [round(b.get_width(), 9) for b in bars] == [10.0, 50.0]
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["a", "b"]
+    error_segments = [c for c in ax.collections if hasattr(c, "get_segments") and c.get_segments()]
+    lows_highs = sorted((seg[0][0], seg[1][0]) for c in error_segments for seg in c.get_segments() if len(seg) == 2)
+    assert lows_highs == [(pytest.approx(8.0), pytest.approx(13.0)), (pytest.approx(45.0), pytest.approx(55.0))]
