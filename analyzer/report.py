@@ -161,7 +161,7 @@ def format_table(df: pd.DataFrame) -> pd.DataFrame:
         if pd.api.types.is_bool_dtype(out[col]):
             continue
         if pd.api.types.is_integer_dtype(out[col]):
-            out[col] = out[col].map(lambda v: f"{v:,}")
+            out[col] = out[col].map(lambda v: "" if pd.isna(v) else f"{v:,}")
         elif pd.api.types.is_float_dtype(out[col]):
             out[col] = out[col].map(lambda v: "" if pd.isna(v) else f"{v:,.0f}" if float(v).is_integer() and abs(v) >= 1000
                                     else f"{v:.4g}")
@@ -351,7 +351,8 @@ def write_index(entries: list[tuple[Any, dict | None, list[RunResult], str]], ou
                          f"{len(meta.get('runs', []))} runs, {deals:,} deals, seed {meta.get('seed')}, "
                          f"generated {meta.get('generated', '?')}"))
         else:
-            rows.append((name, game.title, None, None, note or "no report yet"))
+            rows.append((name, game.title, None, None,
+                         note or ("no report yet" if game.report is None else "not in this folder yet")))
     stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     items = []
     for name, title, html_file, md_file, note in rows:
