@@ -282,7 +282,11 @@ def cmd_report(args) -> int:
             try:
                 sections = game.report(ctx)
                 written = write_report(name, f"Kozyr report: {game.title}", sections, ctx, args.out)
-            except (KeyboardInterrupt, UserError):
+            except KeyboardInterrupt:
+                print(f"kozyr: the finished shards are kept in {store.path}; the same command continues "
+                      "from there", file=sys.stderr)
+                raise
+            except UserError:
                 raise
             except Exception as exc:  # one game's failure does not cost the others their report
                 print(f"kozyr: error: the {name} report failed: {type(exc).__name__}: {exc}", file=sys.stderr)
