@@ -252,3 +252,22 @@ def test_penalties_of_section_9():
     assert f.elder.total == 0 and f.younger.total == plain.younger.total
     with pytest.raises(ValueError, match="molchanka"):
         score_deal(*TV10, TV10_TRICKS, molchanka="both")
+
+
+@pytest.mark.parametrize("preset", ["ru_seed", "classic"])
+def test_search_methods_agree_on_longer_endgames(preset):
+    # One full-window search, MTD(f) zero-window passes and the move-by-move root must give the
+    # same value (a table-bound bug once made them differ by a last trick).
+    rng = random.Random(21)
+    options = _options(preset)
+    for case in range(120):
+        n = rng.choice((5, 6, 7, 8))
+        cards = rng.sample(PIQUET32.cards, 2 * n)
+        done = 12 - n
+        elder_won = rng.randint(0, done)
+        leader = rng.randint(0, 1)
+        window = elder_won == done and leader == 0
+        args = (PIQUET32.mask(cards[:n]), PIQUET32.mask(cards[n:]), leader, elder_won, done - elder_won,
+                int(rng.random() < 0.5), rng.randint(10, 29), int(window), -1, options)
+        values = {kernel.solve_position(*args, method=m)[0] for m in ("moves", "window", "mtdf")}
+        assert len(values) == 1, (case, cards, values)

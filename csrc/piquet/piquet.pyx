@@ -789,7 +789,8 @@ def play_one_deal(bit_generators, dict rules_spec, dict strategies):
 
 
 def solve_position(uint32_t elder, uint32_t younger, int leader, int elder_tricks, int younger_tricks,
-                   int pik_possible, int pik_count, int window_open, int announced, dict rules_spec):
+                   int pik_possible, int pik_count, int window_open, int announced, dict rules_spec,
+                   str method="moves"):
     """Double-dummy value to go (elder - younger) and best card of a position at the start of a
     trick; tricks done = 12 - cards in hand. For tests and benchmarks."""
     cdef DealEngine g
@@ -807,8 +808,14 @@ def solve_position(uint32_t elder, uint32_t younger, int leader, int elder_trick
     st.pik_count = pik_count
     st.window_open = window_open
     st.announced = announced
+    card = -1
     try:
-        card = best_move(&g.solver, &st, -1, &value)
+        if method == "moves":            # the best card, each move searched in turn
+            card = best_move(&g.solver, &st, -1, &value)
+        elif method == "window":         # one full-window search
+            value = search(&g.solver, &st, -INF, INF)
+        else:                            # zero-window passes
+            value = mtdf(&g.solver, &st, 0)
     finally:
         solver_free(&g.solver)
     return value, card, g.solver.nodes
