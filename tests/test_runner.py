@@ -3,6 +3,7 @@ and a clean stop on Ctrl-C that keeps the completed shards."""
 import json
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -76,11 +77,22 @@ def test_subset_of_shards_and_partial_result():
     assert not partial.complete and partial.deals_done == 50_000 == partial.counters["deals"][0]
 
 
-def test_ctrl_c_stops_cleanly_and_reports_completed_deals():
+def test_ctrl_c_stops_cleanly_and_reports_completed_deals(tmp_path):
+    store = tmp_path / "store.sqlite"
     cmd = [sys.executable, "-m", "analyzer", "piquet", "odds", "--deals", "2e9", "--workers", "2",
-           "--no-exact", "--json", "--shard-size", "2000000"]
+           "--no-exact", "--json", "--shard-size", "2000000", "--store", str(store)]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tempfile.gettempdir())
-    time.sleep(3.0)
+    # Interrupt once a shard is committed to the store (the run is under way), not during the
+    # imports, however slow the machine is.
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and proc.poll() is None:
+        try:
+            with sqlite3.connect(store, timeout=1) as db:
+                if db.execute("SELECT COUNT(*) FROM shards").fetchone()[0] > 0:
+                    break
+        except sqlite3.Error:
+            pass
+        time.sleep(0.2)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
