@@ -265,19 +265,6 @@ def deal_packs(object bit_generator):
     return [packs[0][j] for j in range(N_KINDS)], [packs[1][j] for j in range(N_KINDS)]
 
 
-def play_traced(pack0, pack1, dict rules, strategies, object strategy_bitgen):
-    """Play one duel from the two packs and return (actions, final piles, status). Actions are
-    (player, code) with code -1 for a stop call."""
-    state = DuelState(rules, strategy_bitgen)
-    state.deal(pack0, pack1)
-    trace = []
-    start = state.piles()
-    while state.status()["end"] == "running":
-        player = state.piles()["player"]
-        trace.append((player, state.step(strategies)))
-    return start, trace, state.piles(), state.status()
-
-
 cdef class SoloSolver:
     """The SOLO(k, pi) solver for one position at a time (tests, single-position API)."""
 
