@@ -105,6 +105,14 @@ def execute(args, game: str, analysis: str) -> RunResult:
     config = RunConfig(game=game, analysis=analysis, rules=args.rules, overrides=dict(args.overrides),
                        deals=args.deals, seed=args.seed, shard_size=args.shard_size or DEFAULT_SHARD_SIZE,
                        strategies=dict(getattr(args, "strategies", [])))
+    return execute_config(args, config)
+
+
+def execute_config(args, config: RunConfig) -> RunResult:
+    """Execute a run built by the caller through the results store (unless --no-store), with the
+    parsed --workers, --backend and --store."""
+    if args.workers < 1:
+        raise UserError(f"--workers must be at least 1, got {args.workers}")
     if getattr(args, "no_store", False):
         return run(config, workers=args.workers, backend=args.backend)
     from .store import run_stored
