@@ -74,7 +74,7 @@ def test_run_is_stored_with_config_version_status_and_counters(store):
     assert_same_counters(stored.counters, result.counters)
 
 
-def test_stored_run_is_returned_without_simulating(store, no_simulation):
+def test_a_run_not_stored_has_to_simulate(store, no_simulation):
     c = config(deals=80_000)
     with pytest.raises(AssertionError, match="simulated"):
         run_stored(c, store)          # nothing stored yet: it has to simulate, and may not
