@@ -96,6 +96,7 @@ cdef struct SuitTables:
     int seq_score[256]           # value of every maximal run in the suit
     int seq_key[256]             # best run: length * 8 + top rank, 0 if no run of 3
     uint8_t has_tierce_major[256]
+    uint8_t run_length[256][8]   # length of the run through each card of the suit (0 if absent)
 
 
 cdef struct HandEval:
@@ -125,6 +126,16 @@ cdef inline int pip_value(int rank) noexcept nogil:
     return rank + 7
 
 
+cdef inline int run_through(int suit_mask, int rank) noexcept nogil:
+    """Length of the run of consecutive ranks of suit_mask that contains rank."""
+    cdef int low = rank, high = rank
+    while low > 0 and (suit_mask >> (low - 1) & 1):
+        low -= 1
+    while high < N_RANKS - 1 and (suit_mask >> (high + 1) & 1):
+        high += 1
+    return high - low + 1
+
+
 cdef inline void build_tables(SuitTables *t, const PiquetRules *rules) noexcept nogil:
     cdef int m, b, run, pips, best_len, best_top
     for m in range(256):
@@ -149,6 +160,8 @@ cdef inline void build_tables(SuitTables *t, const PiquetRules *rules) noexcept 
                         best_top = b - 1
                 run = 0
         t.seq_key[m] = best_len * 8 + best_top if best_len else 0
+        for b in range(N_RANKS):
+            t.run_length[m][b] = run_through(m, b) if m >> b & 1 else 0
         t.has_tierce_major[m] = (m >> (RANK_ACE - 2) & 7) == 7     # Q K A present
 
 

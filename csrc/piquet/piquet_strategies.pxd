@@ -67,15 +67,7 @@ cdef inline mask32 heuristic_discard(mask32 hand, int k, const SuitTables *t) no
         r = c & 7
         lane = suit_lane32(hand, s)
         value[c] = rank_value[r] + (10 if s == point_suit else 0)
-        run_len = 1
-        b = r + 1
-        while b < N_RANKS and lane >> b & 1:
-            run_len += 1
-            b += 1
-        b = r - 1
-        while b >= 0 and lane >> b & 1:
-            run_len += 1
-            b -= 1
+        run_len = t.run_length[lane][r]
         if run_len >= 3:
             value[c] += 8
         elif run_len == 2:
