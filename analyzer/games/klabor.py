@@ -7,6 +7,10 @@ Card play is chosen per player through the analyses' strategy roles ``play_a`` a
 analysis and the first deal's elder in games. The numeric strategy settings are options:
 ``threshold`` (bidding strength both players need to take or name a trump), ``pimc_samples`` and
 ``opponent_threshold`` (player B's threshold in the thresholds analysis).
+
+``kozyr compare klabor --strategies greedy pimc random@60`` compares strategies labelled
+"PLAY[@THRESHOLD]" on duplicate deals, each playing both seats of every deal (see
+compare_strategies).
 """
 from __future__ import annotations
 
@@ -114,6 +118,23 @@ def kernel_spec(rules: dict, strategies: dict | None = None) -> dict:
     return dict(rules, **chosen)
 
 
+# The compare analysis names strategies A and B (not seats): each plays both seats of every deal.
+# A bidding threshold "rules" means the rule option `threshold`.
+THRESHOLD_NAMES = ("rules",) + tuple(str(t) for t in range(_LIMITS["threshold"][0], _LIMITS["threshold"][1] + 1))
+COMPARE_STRATEGIES = {"play_a": core.PLAY_STRATEGIES, "threshold_a": THRESHOLD_NAMES,
+                      "play_b": core.PLAY_STRATEGIES, "threshold_b": THRESHOLD_NAMES}
+COMPARE_SHARD = 100_000          # duplicate deals per shard (each played twice)
+COMPARE_PIMC_SHARD = 500         # with pimc: about 40-100 duplicate deals/s per core
+
+
+def _compare_kernel(bit_generators, n_deals: int, rules: dict, strategies: dict) -> dict[str, np.ndarray]:
+    spec = kernel_spec(rules, {"play_a": strategies["play_a"], "play_b": strategies["play_b"]})
+    for side in ("a", "b"):
+        threshold = strategies[f"threshold_{side}"]
+        spec[f"threshold_{side}"] = rules["threshold"] if threshold == "rules" else int(threshold)
+    return core.compare_shard(bit_generators, n_deals, spec)
+
+
 GAME = Game(
     name="klabor",
     title="Klabor (klaberjass, two-handed)",
@@ -131,9 +152,50 @@ GAME = Game(
         "games": Analysis("games", "Whole games to the target (one 'deal' of the run = one game)",
                           lambda g, n, rules, s: core.games_shard(g, n, kernel_spec(rules, s)),
                           streams=2, strategies=STRATEGIES),
+        "compare": Analysis("compare", "Duplicate deals: strategies A and B each play both seats of every deal; "
+                            "A's minus B's deal scores (bait included)", _compare_kernel, streams=3,
+                            strategies=COMPARE_STRATEGIES),
     },
     report=lambda ctx: build_report(ctx),
+    compare_strategies=lambda a, b: compare_strategies(a, b),
+    compare_shard_size=lambda strategies: compare_shard_size(strategies),
 )
+
+
+def parse_label(label: str) -> tuple[str, str]:
+    """A strategy label of `kozyr compare klabor`: "PLAY" or "PLAY@THRESHOLD", e.g. "greedy",
+    "pimc@60". PLAY is the card play (greedy, pimc, random); THRESHOLD the bidding strength the
+    strategy needs to take or name a trump (an integer 0..200); without it the rule option
+    `threshold` applies (default 50). Returns (play, threshold name)."""
+    play, at, threshold = str(label).strip().partition("@")
+    threshold = str(int(threshold)) if threshold.isdigit() else threshold     # "060" is 60
+    if at and threshold not in THRESHOLD_NAMES[1:]:
+        low, high = _LIMITS["threshold"]
+        raise ValueError(f"bad bidding threshold in klabor strategy {label!r}: write PLAY@THRESHOLD with THRESHOLD "
+                         f"an integer from {low} to {high} (e.g. greedy@60)")
+    if play not in core.PLAY_STRATEGIES:
+        raise ValueError(f"unknown klabor strategy {label!r}: write PLAY or PLAY@THRESHOLD with PLAY one of "
+                         f"{', '.join(core.PLAY_STRATEGIES)} and THRESHOLD a bidding threshold (e.g. greedy@60)")
+    return play, threshold if at else "rules"
+
+
+def compare_strategies(a: str, b: str) -> dict[str, str]:
+    """Roles of the compare analysis for two strategy labels (see parse_label).
+
+    Every deal is dealt once (stream 0, as in the deals analysis) and played twice: A as elder
+    against B as dealer, then B as elder against A as dealer, so each strategy plays both seats
+    of every deal. A strategy's per-deal result is its deal score in game-score points — the
+    bait included (a baited maker scores 0 and his opponent both totals), a void deal 0 — summed
+    over its two seats; the compared difference is A's minus B's. Under tie=carry the points
+    held over to a next deal are counted for neither. A draws its random plays (pimc samples,
+    random cards) from stream 1 and B from stream 2 in both seats."""
+    (play_a, threshold_a), (play_b, threshold_b) = parse_label(a), parse_label(b)
+    return {"play_a": play_a, "threshold_a": threshold_a, "play_b": play_b, "threshold_b": threshold_b}
+
+
+def compare_shard_size(strategies: dict) -> int:
+    """Duplicate deals per shard: pimc solves double-dummy samples at every card."""
+    return COMPARE_PIMC_SHARD if "pimc" in (strategies["play_a"], strategies["play_b"]) else COMPARE_SHARD
 
 
 # ---------------------------------------------------------------------------------------------

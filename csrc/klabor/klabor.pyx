@@ -27,6 +27,8 @@
 #   Game     first to [target 501]; both over -> higher wins, equal -> play on; margin
 #            target - loser (or winner - loser when the loser also passed). The next dealer:
 #            [next_dealer alternate | winner | loser of the previous deal].
+#   Compare  (analyzer.compare) every deal twice with the seats swapped; a strategy's result is
+#            its deal scores (bait included) over its two seats; A and B draw from own streams.
 #
 # Strategies (per seat): bidding by hand strength (card points of the 6 cards with the candidate
 # suit as trump, the turn-up in place of the trump 7 when the dix applies, plus TRUMP_BONUS per
@@ -86,11 +88,11 @@ cdef void start_play(const Layout *deal, const Rules *rules, DealResult *res, Pl
         res.held[p] = st.hand[p]
 
 
-cdef int run_tricks(PlayState *st, DealResult *res, const Strategy *strat, Solver *sv, Rng *rng,
+cdef int run_tricks(PlayState *st, DealResult *res, const Strategy *strat, Solver *sv, Rng **seat_rng,
                     const int *given, int *error, int *error_seat) noexcept nogil:
-    """Play the nine tricks, choosing cards by strategy or taking them from `given` (checked;
-    on an illegal card returns the index of the play and sets *error and the seat that played
-    it, else returns -1)."""
+    """Play the nine tricks, choosing cards by strategy (seat p's random draws from seat_rng[p])
+    or taking them from `given` (checked; on an illegal card returns the index of the play and
+    sets *error and the seat that played it, else returns -1)."""
     cdef int t, leader = ELDER, follower, a, b, w, code
     for t in range(2):
         res.card_points[t] = 0
@@ -104,7 +106,7 @@ cdef int run_tricks(PlayState *st, DealResult *res, const Strategy *strat, Solve
                 error_seat[0] = leader
                 return 2 * t
         else:
-            a = choose_card(st, leader, NO_CARD, strat, sv, rng)
+            a = choose_card(st, leader, NO_CARD, strat, sv, seat_rng[leader])
         st.hand[leader] &= ~((<mask32>1) << a)
         st.played |= (<mask32>1) << a
         if given != NULL:
@@ -115,7 +117,7 @@ cdef int run_tricks(PlayState *st, DealResult *res, const Strategy *strat, Solve
                 error_seat[0] = follower
                 return 2 * t + 1
         else:
-            b = choose_card(st, follower, a, strat, sv, rng)
+            b = choose_card(st, follower, a, strat, sv, seat_rng[follower])
         st.hand[follower] &= ~((<mask32>1) << b)
         st.played |= (<mask32>1) << b
         w = follower if beats(b, a, st.trump) else leader
@@ -129,10 +131,15 @@ cdef int run_tricks(PlayState *st, DealResult *res, const Strategy *strat, Solve
     return -1
 
 
-cdef void play_deal(const Layout *deal, const Strategy *strat, const Rules *rules, Solver *sv,
-                    Rng *rng, DealResult *res) noexcept nogil:
+cdef void play_deal_seats(const Layout *deal, const Strategy *strat, const Rules *rules, Solver *sv,
+                          Rng *elder_rng, Rng *dealer_rng, DealResult *res) noexcept nogil:
+    """Bid and play one deal; the elder's random draws come from elder_rng, the dealer's from
+    dealer_rng."""
     cdef PlayState st
     cdef int error = 0, error_seat = 0
+    cdef Rng *seat_rng[2]
+    seat_rng[ELDER] = elder_rng
+    seat_rng[DEALER] = dealer_rng
     clear_play(res)
     bid(deal, strat, rules, res)
     res.hand[0] = deal.first[0] | deal.second[0]
@@ -142,8 +149,14 @@ cdef void play_deal(const Layout *deal, const Strategy *strat, const Rules *rule
     start_play(deal, rules, res, &st)
     if strat[0].play == PLAY_PIMC or strat[1].play == PLAY_PIMC:
         solver_new_deal(sv, res.trump, rules.must_head)
-    run_tricks(&st, res, strat, sv, rng, NULL, &error, &error_seat)
+    run_tricks(&st, res, strat, sv, seat_rng, NULL, &error, &error_seat)
     finish_deal(res, rules)
+
+
+cdef inline void play_deal(const Layout *deal, const Strategy *strat, const Rules *rules, Solver *sv,
+                           Rng *rng, DealResult *res) noexcept nogil:
+    """Bid and play one deal, both seats drawing from one stream."""
+    play_deal_seats(deal, strat, rules, sv, rng, rng, res)
 
 
 cdef inline void deal_cards(Rng *rng, uint8_t *cards, Layout *deal) noexcept nogil:
@@ -187,10 +200,11 @@ PLAY_STRATEGIES = ("greedy", "pimc", "random")
 cdef void strategies_from(dict spec, Strategy *players) except *:
     """Player A (the elder of single deals, the hero of the thresholds analysis, the first
     deal's elder in games) plays spec["play_a"], player B spec["play_b"]; both bid at
-    spec["threshold"] (the thresholds analysis overrides it)."""
+    spec["threshold"] (the thresholds analysis overrides it) unless spec gives a player his own
+    "threshold_a" / "threshold_b" (the compare analysis)."""
     cdef int p
     for p in range(2):
-        players[p].threshold = spec["threshold"]
+        players[p].threshold = spec.get("threshold_b" if p else "threshold_a", spec["threshold"])
         players[p].play = PLAY_STRATEGIES.index(spec["play_b" if p else "play_a"])
         players[p].samples = spec["pimc_samples"]
 
@@ -699,4 +713,80 @@ def games_shard(bit_generators, Py_ssize_t n_games, dict spec):
             deals_hist[n] += 1
             unfinished[0] += not done
         games[0] = n_games
+    return counters
+
+
+# ---------------------------------------------------------------------------------------------
+# Duplicate comparison of two strategies (analyzer.compare)
+
+COMPARE_COUNTERS = ("pairs", "diff_sum", "diff_sq_sum", "wins", "draws", "losses",
+                    "a_sum", "a_sq_sum", "b_sum", "b_sq_sum")
+
+
+def compare_shard(bit_generators, Py_ssize_t n_deals, dict spec, rows=None):
+    """Play every deal twice: strategy A (play_a, bidding at threshold_a) as elder against B
+    (play_b, threshold_b) as dealer, then the same cards with the seats swapped. A strategy's
+    per-deal result is its deal score (game-score points, the bait included: a baited maker 0,
+    his opponent both totals) summed over its two seats; the paired difference is A's minus B's.
+    bit_generators[0] deals; A draws its random plays from bit_generators[1] and B from
+    bit_generators[2] in both seats, so the deals never depend on the strategies. Counters in the
+    layout of analyzer.compare (sums that add up across shards). If `rows` is given (int32, shape
+    (n_deals, 2, len(ROW_FIELDS))), it receives both plays of every deal: [d, 0] with A as elder,
+    [d, 1] with B as elder."""
+    cdef Rules rules = rules_from(spec)
+    cdef Strategy players[2]
+    cdef Strategy strat[2]
+    strategies_from(spec, players)
+    counters = {k: np.zeros(1, np.int64) for k in COMPARE_COUNTERS}
+    cdef int64_t[::1] pairs = counters["pairs"], diff_sum = counters["diff_sum"], diff_sq = counters["diff_sq_sum"]
+    cdef int64_t[::1] wins = counters["wins"], draws = counters["draws"], losses = counters["losses"]
+    cdef int64_t[::1] a_sum = counters["a_sum"], a_sq = counters["a_sq_sum"]
+    cdef int64_t[::1] b_sum = counters["b_sum"], b_sq = counters["b_sq_sum"]
+    cdef int[:, :, ::1] row_view
+    cdef bint keep_rows = rows is not None
+    if keep_rows:
+        if rows.dtype != np.int32 or rows.shape != (n_deals, 2, ROW_WIDTH) or not rows.flags.c_contiguous:
+            raise ValueError(f"rows must be a C-contiguous int32 array of shape ({n_deals}, 2, {ROW_WIDTH})")
+        row_view = rows
+    cdef _SolverHandle handle = _SolverHandle()
+    cdef uint8_t cards[N_CARDS]
+    cdef int c
+    for c in range(N_CARDS):
+        cards[c] = <uint8_t>c
+    cdef Rng deal_rng, a_rng, b_rng
+    cdef bitgen_t *deal_bits = bitgen_pointer(bit_generators[0])
+    cdef bitgen_t *a_bits = bitgen_pointer(bit_generators[1])
+    cdef bitgen_t *b_bits = bitgen_pointer(bit_generators[2])
+    cdef Layout deal
+    cdef DealResult first, second
+    cdef int64_t a, b, diff
+    cdef Py_ssize_t d
+    with bit_generators[0].lock, bit_generators[1].lock, bit_generators[2].lock, nogil:
+        rng_init(&deal_rng, deal_bits)
+        rng_init(&a_rng, a_bits)
+        rng_init(&b_rng, b_bits)
+        for d in range(n_deals):
+            deal_cards(&deal_rng, cards, &deal)
+            strat[ELDER] = players[0]
+            strat[DEALER] = players[1]
+            play_deal_seats(&deal, strat, &rules, &handle.sv, &a_rng, &b_rng, &first)
+            strat[ELDER] = players[1]
+            strat[DEALER] = players[0]
+            play_deal_seats(&deal, strat, &rules, &handle.sv, &b_rng, &a_rng, &second)
+            if keep_rows:
+                fill_row(row_view[d, 0], &deal, &first)
+                fill_row(row_view[d, 1], &deal, &second)
+            a = first.score[ELDER] + second.score[DEALER]
+            b = first.score[DEALER] + second.score[ELDER]
+            diff = a - b
+            diff_sum[0] += diff
+            diff_sq[0] += diff * diff
+            wins[0] += diff > 0
+            draws[0] += diff == 0
+            losses[0] += diff < 0
+            a_sum[0] += a
+            a_sq[0] += a * a
+            b_sum[0] += b
+            b_sq[0] += b * b
+        pairs[0] = n_deals
     return counters
