@@ -147,7 +147,7 @@ RULES_14_1 = {  # rules/piquet.md §14.1, 12-card hands
 
 
 def test_exact_method_reproduces_the_rules_table_for_12_cards():
-    assert g.exact_hand_probabilities(12) == RULES_14_1
+    assert g.exact_hand_probabilities(12) == RULES_14_1  # the two-handed table, through the shared code
 
 
 def test_exact_10_card_values_by_hand():

@@ -328,15 +328,6 @@ class PythonSeats:
 _ALL_HANDS = comb(32, HAND_SIZE)
 
 
-def _poly_mul(a: list[int], b: list[int]) -> list[int]:
-    out = [0] * min(len(a) + len(b) - 1, HAND_SIZE + 1)
-    for i, x in enumerate(a):
-        for j, y in enumerate(b):
-            if i + j <= HAND_SIZE:
-                out[i + j] += x * y
-    return out
-
-
 def _longest_run(suit_mask: int) -> int:
     best = run = 0
     for bit in range(8):
@@ -345,20 +336,21 @@ def _longest_run(suit_mask: int) -> int:
     return best
 
 
-def _p_every_suit(condition) -> Fraction:
+def _every_suit(condition, n: int) -> int:
+    """n-card hands whose four suits all satisfy `condition` (a test on an 8-bit suit mask)."""
     by_size = [0] * 9
     for m in range(256):
         if condition(m):
             by_size[bin(m).count("1")] += 1
     poly = [1]
     for _ in range(4):
-        poly = _poly_mul(poly, by_size)
-    return Fraction(poly[HAND_SIZE] if len(poly) > HAND_SIZE else 0, _ALL_HANDS)
+        poly = [sum(poly[i] * by_size[j - i] for i in range(len(poly)) if 0 <= j - i <= 8) for j in range(n + 1)]
+    return poly[n]
 
 
-def _set_distribution() -> dict[tuple[int, bool], int]:
-    """Hands counted by (number of quatorzes, holds a trio or better) over the ranks T..A."""
-    states = {(0, 0, False): 1}  # (cards taken from high ranks, quatorzes, trio-or-better)
+def _set_counts(n: int) -> dict[tuple[int, bool], int]:
+    """n-card hands counted by (number of quatorzes among T..A, holds a trio or better)."""
+    states = {(0, 0, False): 1}  # (cards taken from the ranks T..A, quatorzes, trio or better)
     for _rank in range(5):
         nxt: dict[tuple[int, int, bool], int] = {}
         for (cards, quat, trio), ways in states.items():
@@ -368,28 +360,30 @@ def _set_distribution() -> dict[tuple[int, bool], int]:
         states = nxt
     out: dict[tuple[int, bool], int] = {}
     for (cards, quat, trio), ways in states.items():
-        if cards <= HAND_SIZE:
-            out[(quat, trio)] = out.get((quat, trio), 0) + ways * comb(12, HAND_SIZE - cards)
+        if cards <= n:
+            out[(quat, trio)] = out.get((quat, trio), 0) + ways * comb(12, n - cards)
     return out
 
 
 @lru_cache(maxsize=None)
-def exact_hand_probabilities() -> dict[str, Fraction]:
-    """Exact probabilities of single-hand events for a 12-card hand dealt from 32 cards."""
-    sets = _set_distribution()
+def exact_hand_probabilities(n: int = HAND_SIZE) -> dict[str, Fraction]:
+    """Exact probabilities of single-hand events for an n-card hand dealt from 32 cards (n = 12
+    gives the table of rules/piquet.md §14.1, n = 10 the three-handed hand)."""
+    total = comb(32, n)
+    sets = _set_counts(n)
     p = {
-        "carte blanche": Fraction(comb(20, HAND_SIZE), _ALL_HANDS),
-        "four aces": Fraction(comb(28, HAND_SIZE - 4), _ALL_HANDS),
-        "at least one quatorze": Fraction(sum(w for (q, _), w in sets.items() if q >= 1), _ALL_HANDS),
-        "at least two quatorzes": Fraction(sum(w for (q, _), w in sets.items() if q >= 2), _ALL_HANDS),
-        "trio or quatorze": Fraction(sum(w for (_, t), w in sets.items() if t), _ALL_HANDS),
+        "carte blanche": Fraction(comb(20, n), total),
+        "four aces": Fraction(comb(28, n - 4), total),
+        "at least one quatorze": Fraction(sum(w for (q, _), w in sets.items() if q >= 1), total),
+        "at least two quatorzes": Fraction(sum(w for (q, _), w in sets.items() if q >= 2), total),
+        "trio or quatorze": Fraction(sum(w for (_, t), w in sets.items() if t), total),
     }
     for k in range(4, 9):
-        p[f"point length >= {k}"] = 1 - _p_every_suit(lambda m, k=k: bin(m).count("1") < k)
+        p[f"point length >= {k}"] = 1 - Fraction(_every_suit(lambda m, k=k: bin(m).count("1") < k, n), total)
     for length in range(3, 9):
-        p[f"sequence >= {length}"] = 1 - _p_every_suit(lambda m, L=length: _longest_run(m) < L)
-    p["tierce major or better"] = 1 - _p_every_suit(lambda m: m >> 5 != 0b111)
-    p["void suit"] = 1 - _p_every_suit(lambda m: m != 0)
+        p[f"sequence >= {length}"] = 1 - Fraction(_every_suit(lambda m, L=length: _longest_run(m) < L, n), total)
+    p["tierce major or better"] = 1 - Fraction(_every_suit(lambda m: m >> 5 != 0b111, n), total)
+    p["void suit"] = 1 - Fraction(_every_suit(lambda m: m != 0, n), total)
     return p
 
 

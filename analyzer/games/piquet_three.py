@@ -14,8 +14,6 @@ Seats of a deal: ``dealer`` (D), ``first`` (the first leader, the dealer's left)
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
-from functools import lru_cache
 from math import comb
 from typing import Any
 
@@ -27,6 +25,7 @@ from ..cards import PIQUET32, Cards, check_disjoint
 from ..stats import histogram_moments, mean_interval, wilson
 from . import Analysis, Game
 from . import piquet as two
+from .piquet import exact_hand_probabilities
 
 HAND_SIZE = 10
 TRICKS = 10
@@ -123,62 +122,6 @@ GAME = Game(
     },
     report=lambda ctx: build_report(ctx),
 )
-
-
-# ---------------------------------------------------------------------------------------------
-# Exact single-hand probabilities for a hand of n cards from the 32-card pack, counted the way
-# rules/piquet.md §14.2 does for 12: suits are independent given their sizes, so "every suit mask
-# satisfies a condition" is the coefficient of x^n in the fourth power of the polynomial counting
-# qualifying 8-bit suit masks by size; the sets count the five scoring ranks times the 12 low cards.
-
-def _every_suit(condition, n: int) -> int:
-    by_size = [0] * 9
-    for m in range(256):
-        if condition(m):
-            by_size[bin(m).count("1")] += 1
-    poly = [1]
-    for _ in range(4):
-        poly = [sum(poly[i] * by_size[j - i] for i in range(len(poly)) if 0 <= j - i <= 8) for j in range(n + 1)]
-    return poly[n]
-
-
-def _set_counts(n: int) -> dict[tuple[int, bool], int]:
-    """Hands of n cards counted by (number of quatorzes among T..A, holds a trio or better)."""
-    states = {(0, 0, False): 1}
-    for _rank in range(5):
-        nxt: dict[tuple[int, int, bool], int] = {}
-        for (cards, quat, trio), ways in states.items():
-            for j in range(5):
-                key = (cards + j, quat + (j == 4), trio or j >= 3)
-                nxt[key] = nxt.get(key, 0) + ways * comb(4, j)
-        states = nxt
-    out: dict[tuple[int, bool], int] = {}
-    for (cards, quat, trio), ways in states.items():
-        if cards <= n:
-            out[(quat, trio)] = out.get((quat, trio), 0) + ways * comb(12, n - cards)
-    return out
-
-
-@lru_cache(maxsize=None)
-def exact_hand_probabilities(n: int = HAND_SIZE) -> dict[str, Fraction]:
-    """Exact probabilities of single-hand events for an n-card hand dealt from 32 cards (n = 12
-    gives the table of rules/piquet.md §14.1; n = 10 the three-handed hand)."""
-    total = comb(32, n)
-    sets = _set_counts(n)
-    p = {
-        "carte blanche": Fraction(comb(20, n), total),
-        "four aces": Fraction(comb(28, n - 4), total),
-        "at least one quatorze": Fraction(sum(w for (q, _), w in sets.items() if q >= 1), total),
-        "at least two quatorzes": Fraction(sum(w for (q, _), w in sets.items() if q >= 2), total),
-        "trio or quatorze": Fraction(sum(w for (_, t), w in sets.items() if t), total),
-    }
-    for k in range(4, 9):
-        p[f"point length >= {k}"] = 1 - Fraction(_every_suit(lambda m, k=k: bin(m).count("1") < k, n), total)
-    for length in range(3, 9):
-        p[f"sequence >= {length}"] = 1 - Fraction(_every_suit(lambda m, L=length: two._longest_run(m) < L, n), total)
-    p["tierce major or better"] = 1 - Fraction(_every_suit(lambda m: m >> 5 != 0b111, n), total)
-    p["void suit"] = 1 - Fraction(_every_suit(lambda m: m != 0, n), total)
-    return p
 
 
 # ---------------------------------------------------------------------------------------------
