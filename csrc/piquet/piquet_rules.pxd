@@ -118,6 +118,64 @@ cdef struct DeclResult:
     int winner[N_CATEGORIES]
 
 
+# ---------------------------------------------------------------------------------------------
+# Rules from the Python layer's validated option dicts
+
+cdef inline int counts_mask(values) except -1:
+    cdef int m = 0
+    for v in values:
+        m |= 1 << int(v)
+    return m
+
+
+cdef inline void declaration_values(PiquetRules *r, dict spec) except *:
+    """The declaration part of a rules dict (shared by the two- and three-handed games)."""
+    cdef int length
+    for length in range(MIN_SEQ, 9):
+        r.seq_value[length] = spec["seq_values"][length - MIN_SEQ]
+    r.point_by_pips = spec["point_tiebreak"] == "pips"
+    r.carte_blanche_value = spec["carte_blanche_value"]
+    r.carte_blanche_when = {"dealt": CB_DEALT, "final": CB_FINAL, "both": CB_BOTH}[spec["carte_blanche_when"]]
+    r.trio_value = spec["trio_value"]
+    r.quatorze_value = spec["quatorze_value"]
+
+
+cdef inline PiquetRules rules_from(dict spec) except *:
+    """The kernel's rules from a validated two-handed option dict (analyzer/games/piquet.py)."""
+    cdef PiquetRules r
+    memset(&r, 0, sizeof(PiquetRules))
+    declaration_values(&r, spec)
+    r.repik_rule = {"opp_decl_zero": OPP_DECL_ZERO, "reckoning_order": RECKONING_ORDER}[spec["repik_rule"]]
+    r.repik_threshold = spec["repik_threshold"]
+    r.repik_bonus = spec["repik_bonus"]
+    r.pik_threshold = spec["pik_threshold"]
+    r.pik_bonus = spec["pik_bonus"]
+    r.pik_window = {"until_opponent_scores": UNTIL_OPPONENT_SCORES, "whole_play": WHOLE_PLAY}[spec["pik_window"]]
+    r.elder_counts = counts_mask(spec["exchange_elder"])
+    r.younger_counts = counts_mask(spec["exchange_younger"])
+    r.younger_leftovers_seen = spec["younger_leftover_visibility"] == "classic"
+    r.declare_after_lead = spec["declare_timing"] == "younger_after_lead"
+    r.trick_point = {"every_trick": EVERY_TRICK, "follower_only": FOLLOWER_ONLY}[spec["trick_point"]]
+    r.last_trick_mode = {"total": LAST_TOTAL, "extra": LAST_EXTRA}[spec["last_trick_mode"]]
+    r.last_trick_value = spec["last_trick_value"]
+    r.capot_keeps_last_trick = spec["capot_keeps_last_trick"]
+    r.majority_bonus = spec["majority_bonus"]
+    r.capot_bonus = spec["capot_bonus"]
+    r.open_capot = spec["open_capot"]
+    r.open_capot_bonus = spec["open_capot_bonus"]
+    r.open_capot_fail_penalty = spec["open_capot_fail_penalty"]
+    r.match = {"korolik": MATCH_KOROLIK, "rubicon": MATCH_RUBICON}[spec["match"]]
+    r.koroliks_per_partie = spec["koroliks_per_partie"]
+    r.rounding = {"half_up": ROUND_HALF_UP, "ceil": ROUND_CEIL}[spec["rounding"]]
+    r.refet_multiplier = spec["refet_multiplier"]
+    r.skvoznaya_bonus = spec["skvoznaya_bonus"]
+    r.dealer_alternate_always = spec["dealer"] == "alternate_always"
+    r.rubicon_deals = spec["rubicon_deals"]
+    r.rubicon_threshold = spec["rubicon_threshold"]
+    return r
+
+
+
 cdef inline int pip_value(int rank) noexcept nogil:
     if rank == RANK_ACE:
         return 11

@@ -53,25 +53,6 @@ SEATS = ("dealer", "first", "third")
 SCORE_FIELDS = ("declarations", "repik", "pik", "play", "tricks", "leza", "capot", "total")
 
 
-cdef int counts_mask(values) except -1:
-    cdef int m = 0
-    for v in values:
-        m |= 1 << int(v)
-    return m
-
-
-cdef void declaration_values(PiquetRules *r, dict spec) except *:
-    """The declaration part of a rules dict (shared by the three- and two-handed games)."""
-    cdef int length
-    for length in range(MIN_SEQ, 9):
-        r.seq_value[length] = spec["seq_values"][length - MIN_SEQ]
-    r.point_by_pips = spec["point_tiebreak"] == "pips"
-    r.carte_blanche_value = spec["carte_blanche_value"]
-    r.carte_blanche_when = {"dealt": CB_DEALT, "final": CB_FINAL, "both": CB_BOTH}[spec["carte_blanche_when"]]
-    r.trio_value = spec["trio_value"]
-    r.quatorze_value = spec["quatorze_value"]
-
-
 cdef ThreeRules three_rules_from(dict spec) except *:
     """The kernel's three-handed rules from a validated option dict (analyzer/games/piquet_three.py)."""
     cdef ThreeRules r
@@ -94,32 +75,6 @@ cdef ThreeRules three_rules_from(dict spec) except *:
     r.target = spec["target"]
     r.survivors = {"two_handed": SURVIVORS_TWO_HANDED, "stop": SURVIVORS_STOP}[spec["survivors"]]
     r.stake = spec["stake"]
-    return r
-
-
-cdef PiquetRules two_rules_from(dict spec) except *:
-    """The two-handed ru_seed rules the survivors play (a two-handed option dict from
-    analyzer/games/piquet.py, with the declaration values of the three-handed preset)."""
-    cdef PiquetRules r
-    memset(&r, 0, sizeof(PiquetRules))
-    declaration_values(&r, spec)
-    r.repik_rule = OPP_DECL_ZERO
-    r.repik_threshold = spec["repik_threshold"]
-    r.repik_bonus = spec["repik_bonus"]
-    r.pik_threshold = spec["pik_threshold"]
-    r.pik_bonus = spec["pik_bonus"]
-    r.pik_window = {"until_opponent_scores": UNTIL_OPPONENT_SCORES, "whole_play": WHOLE_PLAY}[spec["pik_window"]]
-    r.elder_counts = counts_mask(spec["exchange_elder"])
-    r.younger_counts = counts_mask(spec["exchange_younger"])
-    r.trick_point = EVERY_TRICK
-    r.last_trick_mode = LAST_TOTAL
-    r.last_trick_value = spec["last_trick_value"]
-    r.capot_keeps_last_trick = spec["capot_keeps_last_trick"]
-    r.majority_bonus = spec["majority_bonus"]
-    r.capot_bonus = spec["capot_bonus"]
-    r.open_capot = spec["open_capot"]
-    r.open_capot_bonus = spec["open_capot_bonus"]
-    r.open_capot_fail_penalty = spec["open_capot_fail_penalty"]
     return r
 
 
@@ -380,7 +335,7 @@ cdef inline void game_after_deal(GameState *gs, int first_in_play_order, int sto
 
 cdef int engine_init3(Engine3 *g, dict spec, dict two_spec, int need_solver) except -1:
     g.rules = three_rules_from(spec)
-    g.two = two_rules_from(two_spec)
+    g.two = rules_from(two_spec)
     build_tables(&g.tables, &g.rules.base)
     build_tables(&g.two_tables, &g.two)
     g.pimc_fallbacks = 0
