@@ -102,11 +102,16 @@ def _game_kernel(bit_generators, n_games: int, rules: dict, strategies: dict) ->
     return core.game_shard(bit_generators, n_games, rules, strategies, two_handed_rules(rules))
 
 
+def _compare_kernel(bit_generators, n_deals: int, rules: dict, strategies: dict) -> dict[str, np.ndarray]:
+    return core.compare_shard(bit_generators, n_deals, rules, strategies, two_handed_rules(rules))
+
+
 # Strategy names, the default first (the kernel knows them by name: core.*_STRATEGIES).
 EXCHANGE = ("heuristic", "refuse", "best_expected")
 PLAY = ("greedy", "random", "pimc")
 DEAL_ROLES = {"dealer_exchange": EXCHANGE, "dealer_play": PLAY, "first_play": PLAY, "third_play": PLAY}
 GAME_ROLES = {f"{p}_{what}": names for p in "abc" for what, names in (("exchange", EXCHANGE), ("play", PLAY))}
+COMPARE_ROLES = {f"{p}_{what}": names for p in "ab" for what, names in (("exchange", EXCHANGE), ("play", PLAY))}
 
 GAME = Game(
     name="piquet_three",
@@ -119,9 +124,43 @@ GAME = Game(
                          strategies=DEAL_ROLES),
         "game": Analysis("game", "Games to the target between players A, B, C: deals per game and the "
                          "finishing order by seat; deals = games", _game_kernel, streams=4, strategies=GAME_ROLES),
+        "compare": Analysis("compare", "Duplicate deals: each deal six times, A alone in each seat against two "
+                            "B's and B alone against two A's; A's minus B's deal totals over their nine seats",
+                            _compare_kernel, streams=3, strategies=COMPARE_ROLES),
     },
     report=lambda ctx: build_report(ctx),
+    compare_strategies=lambda a, b: compare_strategies(a, b),
+    compare_shard_size=lambda strategies: compare_shard_size(strategies),
 )
+
+
+def compare_strategies(a: str, b: str) -> dict[str, str]:
+    """Roles of the compare analysis (a_exchange, a_play, b_exchange, b_play) for two labels.
+
+    A label is a card-play strategy (greedy, random, pimc) with the heuristic exchange, or
+    "EXCHANGE+PLAY" (e.g. "refuse+greedy") to vary the dealer's exchange too; only the strategy in
+    the dealer's seat exchanges. Each deal is played six times: A alone in the dealer's, the
+    first leader's and the third seat against two B's, then B alone in each seat against two A's,
+    so each strategy plays every seat three times (once alone, twice as one of a pair). The
+    per-deal result of a strategy is the sum of its deal totals (raw points) over its nine seats,
+    and the paired difference is A's minus B's. This raw currency is used rather than "score
+    minus the mean of the others at the table": that one is zero-sum at every table (A's result
+    is minus B's), so the unpaired interval would equal the paired one and show nothing, and it
+    is not an integer. With the nine seats balanced, the hand luck cancels in the difference."""
+    roles = {}
+    for side, label in (("a", a), ("b", b)):
+        exchange, _, play = label.rpartition("+")
+        exchange = exchange or EXCHANGE[0]
+        if exchange not in EXCHANGE or play not in PLAY:
+            raise ValueError(f"unknown piquet_three strategy {label!r}: write PLAY or EXCHANGE+PLAY with PLAY one "
+                             f"of {', '.join(PLAY)} and EXCHANGE one of {', '.join(EXCHANGE)} (default heuristic)")
+        roles.update({f"{side}_exchange": exchange, f"{side}_play": play})
+    return roles
+
+
+def compare_shard_size(strategies: dict) -> int:
+    """Deals per shard of a comparison: each deal is played six times."""
+    return max(1, shard_size_for(strategies) // 6)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -18,10 +18,12 @@
 #   Game      to a target (100): whoever reaches it leaves as first; the two others go on with
 #             two-handed ru_seed deals (12 cards, talon 8), same cumulative totals; the next to reach
 #             it is second; the last pays a stake to each of the other two.
+#   Compare   (analyzer.compare) every deal six times: A alone in each seat against two B's, then B
+#             alone against two A's; a strategy's result is its deal totals over its nine seats.
 #
 # Encoding: a hand is a uint32 mask, bit = 8*suit + rank (S H D C = 0..3; 7..A = 0..7).
 # Streams: the shard's bit generator 0 deals; 1, 2, 3 feed the strategies of seats D, L, R (deal
-# analysis) or of players A, B, C (game analysis).
+# analysis) or of players A, B, C (game analysis); 1, 2 feed strategies A and B (compare).
 
 import numpy as np
 cimport numpy as cnp
@@ -663,3 +665,87 @@ def places_from_totals(deal_totals, first_in_play_order, int target, bint stop_a
         if gs.n_placed == PLAYERS3:
             break
     return [gs.place[p] for p in range(PLAYERS3)], [gs.totals[p] for p in range(PLAYERS3)]
+
+
+# ---------------------------------------------------------------------------------------------
+# Duplicate comparison of two strategies (analyzer.compare)
+
+COMPARE_COUNTERS = ("pairs", "diff_sum", "diff_sq_sum", "wins", "draws", "losses",
+                    "a_sum", "a_sq_sum", "b_sum", "b_sq_sum")
+
+cdef enum:
+    COMPARE_PLAYS = 6            # each deal: A alone in each of the 3 seats, then B alone
+
+
+def compare_shard(bit_generators, Py_ssize_t n_deals, dict rules_spec, dict strategies, dict two_spec,
+                  totals=None):
+    """Play every deal six times: strategy A (roles a_exchange, a_play) alone in the dealer's,
+    the first leader's, then the third seat with B (b_exchange, b_play) in the two others, then B
+    alone in each seat against two A's. Each strategy thus plays every seat three times (once
+    alone, twice paired); the dealer's exchange is that of the strategy in the dealer's seat.
+    A strategy's per-deal result is the sum of its deal totals over the nine seats it played;
+    the paired difference is A's minus B's. bit_generators[0] deals; A draws from [1] and B
+    from [2] in all its seats, so the deals never depend on the strategies. Counters in the
+    layout of analyzer.compare. If `totals` is given (int32, shape (n_deals, 6, 3)), it receives
+    the deal total of every seat (D, L, R) of every play in the order above."""
+    cdef Engine3 g
+    engine_init3(&g, rules_spec, two_spec, 0)
+    cdef Seat3 players[2]
+    cdef Seat3 seats[PLAYERS3]
+    cdef Rng rngs[2]
+    seats_from3(strategies, ("a", "b"), players, rngs)
+    counters = {k: np.zeros(1, np.int64) for k in COMPARE_COUNTERS}
+    cdef int64_t[::1] pairs = counters["pairs"], diff_sum = counters["diff_sum"], diff_sq = counters["diff_sq_sum"]
+    cdef int64_t[::1] wins = counters["wins"], draws = counters["draws"], losses = counters["losses"]
+    cdef int64_t[::1] a_sum = counters["a_sum"], a_sq = counters["a_sq_sum"]
+    cdef int64_t[::1] b_sum = counters["b_sum"], b_sq = counters["b_sq_sum"]
+    cdef int[:, :, ::1] total_view
+    cdef bint keep_totals = totals is not None
+    if keep_totals:
+        if (not isinstance(totals, np.ndarray) or totals.dtype != np.int32
+                or totals.shape != (n_deals, COMPARE_PLAYS, PLAYERS3) or not totals.flags.c_contiguous):
+            raise ValueError(f"totals must be a C-contiguous int32 array of shape ({n_deals}, {COMPARE_PLAYS}, 3)")
+        total_view = totals
+    cdef uint8_t cards[N_CARDS]
+    cdef int c, play, p, alone, who
+    for c in range(N_CARDS):
+        cards[c] = <uint8_t>c
+    cdef Rng deal_rng
+    cdef bitgen_t *bg[3]
+    for c in range(3):
+        bg[c] = bitgen_pointer(bit_generators[c])
+    cdef Py_ssize_t d
+    cdef DealThree score
+    cdef int64_t result[2]
+    cdef int64_t diff
+    with nogil:
+        rng_init(&deal_rng, bg[0])
+        rng_init(&rngs[0], bg[1])
+        rng_init(&rngs[1], bg[2])
+        for d in range(n_deals):
+            rng_partial_shuffle(&deal_rng, cards, N_CARDS, N_CARDS - 1)
+            result[0] = 0
+            result[1] = 0
+            for play in range(COMPARE_PLAYS):
+                alone = play // PLAYERS3          # 0: A alone, 1: B alone
+                for p in range(PLAYERS3):
+                    who = alone if p == play % PLAYERS3 else 1 - alone
+                    seats[p] = players[who]
+                play_deal3(&g, cards, seats, NULL, &score)
+                for p in range(PLAYERS3):
+                    who = alone if p == play % PLAYERS3 else 1 - alone
+                    result[who] += score.total[p]
+                    if keep_totals:
+                        total_view[d, play, p] = score.total[p]
+            diff = result[0] - result[1]
+            diff_sum[0] += diff
+            diff_sq[0] += diff * diff
+            wins[0] += diff > 0
+            draws[0] += diff == 0
+            losses[0] += diff < 0
+            a_sum[0] += result[0]
+            a_sq[0] += result[0] * result[0]
+            b_sum[0] += result[1]
+            b_sq[0] += result[1] * result[1]
+        pairs[0] = n_deals
+    return counters
