@@ -846,9 +846,9 @@ KEY_EVENTS = ("carte blanche", "at least one quatorze", "point length >= 6", "se
               "uncontested value >= 30", "declaration total = 0", "repik")
 # (exchange, play) with the number of deals the report simulates for each preset
 DEAL_GRID = (("refuse", "greedy", 1_000_000), ("heuristic", "random", 1_000_000), ("heuristic", "greedy", 1_000_000),
-             ("best_expected", "greedy", 5_000), ("heuristic", "double_dummy", 5_000), ("heuristic", "pimc", 200))
-MIXED = ((("heuristic", "double_dummy"), ("heuristic", "greedy"), 5_000),
-         (("heuristic", "greedy"), ("heuristic", "double_dummy"), 5_000),
+             ("best_expected", "greedy", 2_000), ("heuristic", "double_dummy", 1_000), ("heuristic", "pimc", 60))
+MIXED = ((("heuristic", "double_dummy"), ("heuristic", "greedy"), 1_000),
+         (("heuristic", "greedy"), ("heuristic", "double_dummy"), 1_000),
          (("heuristic", "greedy"), ("heuristic", "random"), 1_000_000),
          (("heuristic", "random"), ("heuristic", "greedy"), 1_000_000))
 REPORT_PARTIES = 200_000
