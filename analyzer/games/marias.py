@@ -8,6 +8,8 @@ single-deal API, the Stovka success-rate analysis of §8 and its report.
   (negative: the actor pays that defender).
 - ``play_deal(...)`` plays or scores one given deal.
 - The ``stovka`` analysis deals and plays millions of deals in the kernel (§8).
+- The ``compare`` analysis (``kozyr compare marias``) plays card-play strategies against each other on
+  duplicate deals; see ``compare_strategies``.
 """
 from __future__ import annotations
 
@@ -298,6 +300,58 @@ _ANALYSES["game"] = Analysis(
     "game", "The whole game (protocol V): trump choice, discard, takeovers, contract, doublings, play, money",
     _kernel("natural"), streams=2, strategies=dict(STRATEGY_ROLES, doubling=("heuristic", "none")))
 
+
+
+def _compare_kernel(bit_generators, n_deals: int, rules: dict, strategies: dict) -> dict[str, np.ndarray]:
+    from .._core import marias as core
+
+    return core.compare_shard(bit_generators, n_deals, rules, strategies)
+
+
+_ANALYSES["compare"] = Analysis(
+    "compare",
+    "Duplicate deals of the whole game: card play A as the actor against B defending, then B against A, "
+    "same deal, trumps, discard, contract and doublings; A's money as the actor minus B's",
+    _compare_kernel, streams=3,
+    strategies=dict(a_play=CARD_STRATEGIES, b_play=CARD_STRATEGIES, trump_choice=STRATEGY_ROLES["trump_choice"],
+                    doubling=("heuristic", "none")))
+
+
+def compare_strategies(a: str, b: str) -> dict[str, str]:
+    """Roles of the compare analysis for two strategy labels. A label is a card-play strategy
+    (heuristic, random, double_dummy, pimc) that plays every seat its side holds; the bidding
+    (trump choice, discard, takeovers, contract, doublings) is the fixed heuristic one of the
+    ``game`` analysis and is the same for both plays of a deal.
+
+    Seats: each deal is bid once and played twice, A as the actor against B as both defenders,
+    then B as the actor against A. The per-deal result of a strategy (``a``, ``b`` in the
+    counters and ``mean_a``/``mean_b`` in the table) is the actor's money when it held the
+    actor's seat: the actor's balance against both defenders, in units of the base stake B, as
+    ``settle`` (§6.3) computes it. The paired difference ``a - b`` is then exactly A's money
+    summed over all the seats it played on the deal (+a as the actor, -b from the two defenders'
+    seats), i.e. what A wins from B per duplicate deal. Money and not "contract made" is the
+    currency because it weighs a broken Stovka or a killed seven by what it costs. (Summing each
+    strategy's money over its seats would make B's result exactly -A's: the pair is zero-sum, and
+    the unpaired interval would mean nothing.) ``compare_contracts_table`` splits the result by contract."""
+    for label in (a, b):
+        if label not in CARD_STRATEGIES:
+            raise ValueError(f"unknown marias strategy {label!r}: a label is a card-play strategy, one of "
+                             f"{', '.join(CARD_STRATEGIES)}")
+    return {"a_play": a, "b_play": b}
+
+
+def compare_shard_size(strategies: Mapping[str, str]) -> int:
+    """Small shards for the search players (PIMC about 1-3 s a duplicate deal, double-dummy tens
+    of ms), so that they spread over the workers and the progress moves; the shard size is part of
+    a run's config, so results stay reproducible."""
+    names = {strategies.get("a_play"), strategies.get("b_play")}
+    if "pimc" in names:
+        return 5
+    if "double_dummy" in names:
+        return 100
+    return 100_000
+
+
 GAME = Game(
     name="marias",
     title="Slovak mariáš (three players)",
@@ -305,6 +359,8 @@ GAME = Game(
     validate_option=validate_option,
     analyses=_ANALYSES,
     report=lambda ctx: build_report(ctx),
+    compare_strategies=lambda a, b: compare_strategies(a, b),
+    compare_shard_size=lambda strategies: compare_shard_size(strategies),
 )
 
 
@@ -504,6 +560,27 @@ def contracts_table(counters: Mapping[str, np.ndarray]) -> pd.DataFrame:
         rows.append(dict(contract=name, deals=n, share=n / deals, won=made, win_rate=made / n, ci_low=float(lo),
                          ci_high=float(hi), actor_mean_balance_B=mean, balance_ci_low=mlo, balance_ci_high=mhi,
                          count_100_rate=hundred / n if g < 4 else np.nan))
+    return pd.DataFrame(rows)
+
+
+def compare_contracts_table(counters: Mapping[str, np.ndarray], a: str = "A", b: str = "B") -> pd.DataFrame:
+    """A compare run split by the contract the bidding reached: how often A made it as the actor
+    against B's defence and B against A's (main part won), with Wilson intervals, and each side's
+    mean money as the actor (in B). E.g. the Stovka row answers "which defence breaks more
+    Stovkas": the lower made rate is the actor's against the better defence."""
+    from .._core import marias as core
+
+    rows = []
+    for g, name in enumerate(core.GAME_NAMES):
+        n, made_a, made_b, sum_a, sum_b = (int(x) for x in counters["by_contract"][g])
+        if not n:
+            continue
+        row = dict(contract=name, deals=n)
+        for who, made, total in ((a, made_a, sum_a), (b, made_b, sum_b)):
+            lo, hi = wilson(made, n)
+            row.update({f"{who}_actor_made": made / n, f"{who}_made_ci_low": float(lo),
+                        f"{who}_made_ci_high": float(hi), f"{who}_actor_mean_B": total / n})
+        rows.append(row)
     return pd.DataFrame(rows)
 
 

@@ -23,6 +23,10 @@
 # no doublings) and, on the same play, settles it as Hra too; when the actor holds the trump 7 the
 # deal is played a second time with the seven guard and settled as Sto a sedem and as Sedma a hra.
 # `natural` mode plays the whole protocol with the heuristic bidders.
+#
+# Duplicate comparison (compare_shard): each deal of the natural protocol is bid once and played
+# twice, card play A as the actor against B as both defenders and then B against A; the bidding
+# draws only from the deal stream and A and B from streams of their own.
 
 import numpy as np
 cimport numpy as cnp
@@ -482,10 +486,11 @@ cdef inline int play_over(const Play *p) noexcept nogil:
     return 0
 
 
-cdef int run_play(Play *p, const int *strategy, Rng *rng, const uint8_t *forced, int n_forced,
+cdef int run_play(Play *p, const int *strategy, Rng **rng, const uint8_t *forced, int n_forced,
                   int *err_index) noexcept nogil:
     """Play the deal out: card i comes from forced[i] while i < n_forced, then from the seat's
-    strategy. Returns ERR_NONE, or an error code with *err_index = the offending play."""
+    strategy, which draws from the seat's stream rng[seat]. Returns ERR_NONE, or an error code
+    with *err_index = the offending play."""
     cdef int seat, card, n
     cdef mask32 legal
     while not play_over(p):
@@ -503,7 +508,7 @@ cdef int run_play(Play *p, const int *strategy, Rng *rng, const uint8_t *forced,
                 p.legal_log[p.n_played] = legal
                 return ERR_ILLEGAL
         else:
-            card = choose_card(p, seat, legal, strategy[seat], rng)
+            card = choose_card(p, seat, legal, strategy[seat], rng[seat])
         p.legal_log[p.n_played] = legal
         if n > 0 and card_suit(card) != card_suit(p.log[p.n_played - n]):
             p.voids[seat] |= 1 << card_suit(p.log[p.n_played - n])
@@ -801,6 +806,91 @@ cdef int settle_both(const Play *p, const Rules *rules, int game, int k[2][N_PAR
     return total
 
 
+cdef struct Bidding:
+    mask32 hands[N_SEATS]          # the 10-card hands to play
+    mask32 talon
+    int actor
+    int game
+    int trump                      # the suit chosen (ignored in Malý/Veľký)
+    int seven_holder               # -1: no seven announced
+    int k[2][N_PARTS]              # doublings settled with each defender
+    int proti_by                   # the defender (0/1) who announced sedma proti, or -1
+
+
+cdef int deal_protocol_v(Rng *deal_rng, uint8_t *cards, const Rules *rules, mask32 *hands,
+                         int *indicator) noexcept nogil:
+    """Deal one deal by protocol V from the deal stream: packets 7 fh, 5 mid, 5 rear, 5 fh, 5 mid,
+    5 rear (fh = seat 0; hands[0] gets the forehand's 12 cards) and the forehand's trump choice,
+    which is returned. The trump choice draws its tie-breaks from the deal stream too, so every
+    card-play strategy meets the same deals, trumps and discards (common random numbers)."""
+    cdef int c
+    cdef mask32 first7 = 0, packet2 = 0
+    rng_partial_shuffle(deal_rng, cards, N_CARDS, N_CARDS)
+    hands[1] = 0
+    hands[2] = 0
+    for c in range(7):
+        first7 |= (<mask32>1) << cards[c]
+    for c in range(5):
+        hands[1] |= ((<mask32>1) << cards[7 + c]) | ((<mask32>1) << cards[22 + c])
+        hands[2] |= ((<mask32>1) << cards[12 + c]) | ((<mask32>1) << cards[27 + c])
+        packet2 |= (<mask32>1) << cards[17 + c]
+    hands[0] = first7 | packet2
+    return choose_trump(first7, packet2, rules, deal_rng, indicator)
+
+
+cdef void natural_bidding(const mask32 *dealt, int trump, int indicator, const Rules *rules,
+                          Bidding *b) noexcept nogil:
+    """The rest of protocol V with the heuristic bidders, on the dealt hands (the forehand's 12):
+    the forehand's flavour and discard, the takeover round, the contract and the doublings."""
+    cdef int fh = 0, flavour, p_seat, passes, bid, s
+    cdef mask32 h12 = dealt[fh], discard = 0, betl12
+    for s in range(N_SEATS):
+        b.hands[s] = dealt[s]
+    b.trump = trump
+    flavour = forehand_flavour(remap(h12, TO_BETL_POS))
+    if flavour == FLAVOUR_FARBA:
+        discard = suit_discard(h12, trump, indicator, rules)
+        if discard == 0:
+            flavour = FLAVOUR_MALY
+    if flavour != FLAVOUR_FARBA:
+        discard = remap(betl_discard(remap(h12, TO_BETL_POS), flavour), FROM_BETL_POS)
+    b.hands[fh] = h12 & ~discard
+    b.talon = discard
+    b.actor = fh
+    p_seat = (fh + 1) % N_SEATS
+    passes = 0
+    while passes < 2 and flavour < FLAVOUR_VELKY:
+        bid = takeover_flavour(remap(b.hands[p_seat], TO_BETL_POS), flavour)
+        if bid > flavour:
+            betl12 = remap(b.hands[p_seat] | b.talon, TO_BETL_POS)
+            b.talon = remap(betl_discard(betl12, bid), FROM_BETL_POS)
+            b.hands[p_seat] = (b.hands[p_seat] | remap(betl12, FROM_BETL_POS)) & ~b.talon
+            flavour = bid
+            b.actor = p_seat
+            passes = 0
+        else:
+            passes += 1
+        p_seat = (p_seat + 1) % N_SEATS
+        if p_seat == b.actor:
+            break
+    if flavour == FLAVOUR_FARBA:
+        b.game = choose_contract(b.hands[fh], trump, rules)
+    else:
+        b.game = GAME_MALY if flavour == FLAVOUR_MALY else GAME_VELKY
+    doubling_phase(b.hands, b.actor, b.game, trump if b.game <= GAME_STO_A_SEDEM else NO_TRUMP, rules, b.k,
+                   &b.proti_by)
+    b.seven_holder = -1
+    if announces_seven(b.game):
+        b.seven_holder = b.actor
+    elif b.proti_by >= 0:
+        b.seven_holder = (b.actor + 1 + b.proti_by) % N_SEATS
+
+
+cdef inline void play_bidding(Play *p, const Bidding *b, const Rules *rules, Solver *solver) noexcept nogil:
+    """Set up the play of the contract the bidding reached (the actor leads)."""
+    play_init(p, b.hands, b.talon, b.actor, b.actor, b.game, b.trump, b.seven_holder, rules.queen_first, solver)
+
+
 # ---------------------------------------------------------------------------------------------
 # The shard kernel
 
@@ -871,41 +961,29 @@ cdef void _stovka_loop(object bit_generators, Py_ssize_t n_deals, Rules *rules_p
     cdef bitgen_t *deal_bits = bitgen_pointer(bit_generators[0])
     cdef bitgen_t *play_bits = bitgen_pointer(bit_generators[1])
     cdef Rng deal_rng, rng
+    cdef Rng *seat_rng[N_SEATS]
     cdef uint8_t cards[N_CARDS]
     cdef int c, s, d, trump, indicator, fh = 0, mid = 1, rear = 2, err, q, ntr, at, suits, max_h, hon
-    cdef int actor, flavour, game, p_seat, passes, bid, won, hit, sv, sh, seven_holder
+    cdef int game, won, hit, sv, sh
     cdef int strategy[N_SEATS]
-    cdef int k[2][N_PARTS]
     cdef int zero_k[2][N_PARTS]
-    cdef int proti_by
-    cdef mask32 first7, packet2, h12, talon, discard, betl12
+    cdef mask32 h12, discard
     cdef mask32 hands[N_SEATS]
+    cdef Bidding bidding
     cdef Play play
     cdef Outcome o
     cdef Py_ssize_t deal
     memset(zero_k, 0, sizeof(zero_k))
     for c in range(N_CARDS):
         cards[c] = <uint8_t>c
+    for s in range(N_SEATS):
+        seat_rng[s] = &rng                               # one strategy stream for every seat
     with bit_generators[0].lock, bit_generators[1].lock, nogil:
         rng_init(&deal_rng, deal_bits)
         rng_init(&rng, play_bits)
         for deal in range(n_deals):
-            rng_partial_shuffle(&deal_rng, cards, N_CARDS, N_CARDS)
-            # protocol V packets: 7 fh, 5 mid, 5 rear, 5 fh, 5 mid, 5 rear (fh = seat 0)
-            first7 = 0
-            packet2 = 0
-            hands[mid] = 0
-            hands[rear] = 0
-            for c in range(7):
-                first7 |= (<mask32>1) << cards[c]
-            for c in range(5):
-                hands[mid] |= ((<mask32>1) << cards[7 + c]) | ((<mask32>1) << cards[22 + c])
-                hands[rear] |= ((<mask32>1) << cards[12 + c]) | ((<mask32>1) << cards[27 + c])
-                packet2 |= (<mask32>1) << cards[17 + c]
-            h12 = first7 | packet2
-            # the trump choice draws its tie-breaks from the deal stream, so every card-play
-            # strategy meets the same deals, trumps and discards (common random numbers)
-            trump = choose_trump(first7, packet2, &rules, &deal_rng, &indicator)
+            trump = deal_protocol_v(&deal_rng, cards, &rules, hands, &indicator)
+            h12 = hands[fh]
             # baselines on the dealt hands
             suits = hlas_suits(h12)
             fh_hlas[popcount32(suits)] += 1
@@ -951,7 +1029,7 @@ cdef void _stovka_loop(object bit_generators, Py_ssize_t n_deals, Rules *rules_p
                 qualified[0] += 1
                 seat_strategies(&rules, fh, strategy)
                 play_init(&play, hands, discard, fh, fh, GAME_STOVKA, trump, -1, rules.queen_first, solver)
-                run_play(&play, strategy, &rng, NULL, 0, &err)
+                run_play(&play, strategy, seat_rng, NULL, 0, &err)
                 fill_outcome(&play, &o, &rules)
                 sv = counted_points(&o, &rules)
                 hit = sv >= 100
@@ -1010,7 +1088,7 @@ cdef void _stovka_loop(object bit_generators, Py_ssize_t n_deals, Rules *rules_p
                 companion[3, 1] += 1
                 if hands[fh] & trump_seven(trump):
                     play_init(&play, hands, discard, fh, fh, GAME_STO_A_SEDEM, trump, fh, rules.queen_first, solver)
-                    run_play(&play, strategy, &rng, NULL, 0, &err)
+                    run_play(&play, strategy, seat_rng, NULL, 0, &err)
                     sv = settle_both(&play, &rules, GAME_STO_A_SEDEM, zero_k, -1, &won) // 2
                     sh = settle_both(&play, &rules, GAME_SEDMA, zero_k, -1, &won) // 2
                     money[2, 0] += 1
@@ -1028,49 +1106,14 @@ cdef void _stovka_loop(object bit_generators, Py_ssize_t n_deals, Rules *rules_p
                 continue
 
             # natural mode: the forehand's flavour, the takeover round, contract, doublings, play
-            flavour = forehand_flavour(remap(h12, TO_BETL_POS))
-            discard = 0
-            if flavour == FLAVOUR_FARBA:
-                discard = suit_discard(h12, trump, indicator, &rules)
-                if discard == 0:
-                    flavour = FLAVOUR_MALY
-            if flavour != FLAVOUR_FARBA:
-                discard = remap(betl_discard(remap(h12, TO_BETL_POS), flavour), FROM_BETL_POS)
-            hands[fh] = h12 & ~discard
-            talon = discard
-            actor = fh
-            p_seat = (fh + 1) % N_SEATS
-            passes = 0
-            while passes < 2 and flavour < FLAVOUR_VELKY:
-                bid = takeover_flavour(remap(hands[p_seat], TO_BETL_POS), flavour)
-                if bid > flavour:
-                    betl12 = remap(hands[p_seat] | talon, TO_BETL_POS)
-                    talon = remap(betl_discard(betl12, bid), FROM_BETL_POS)
-                    hands[p_seat] = (hands[p_seat] | remap(betl12, FROM_BETL_POS)) & ~talon
-                    flavour = bid
-                    actor = p_seat
-                    passes = 0
-                else:
-                    passes += 1
-                p_seat = (p_seat + 1) % N_SEATS
-                if p_seat == actor:
-                    break
-            if flavour == FLAVOUR_FARBA:
-                game = choose_contract(hands[fh], trump, &rules)
-            else:
-                game = GAME_MALY if flavour == FLAVOUR_MALY else GAME_VELKY
-            doubling_phase(hands, actor, game, trump if game <= GAME_STO_A_SEDEM else NO_TRUMP, &rules, k, &proti_by)
-            proti_count[0] += proti_by >= 0
-            doubled[0] += k[0][PART_HRA] + k[0][PART_MAIN] + k[0][PART_SEDMA] > 0
-            seven_holder = -1
-            if announces_seven(game):
-                seven_holder = actor
-            elif proti_by >= 0:
-                seven_holder = (actor + 1 + proti_by) % N_SEATS
-            seat_strategies(&rules, actor, strategy)
-            play_init(&play, hands, talon, actor, actor, game, trump, seven_holder, rules.queen_first, solver)
-            run_play(&play, strategy, &rng, NULL, 0, &err)
-            sv = settle_both(&play, &rules, game, k, proti_by, &won)
+            natural_bidding(hands, trump, indicator, &rules, &bidding)
+            game = bidding.game
+            proti_count[0] += bidding.proti_by >= 0
+            doubled[0] += bidding.k[0][PART_HRA] + bidding.k[0][PART_MAIN] + bidding.k[0][PART_SEDMA] > 0
+            seat_strategies(&rules, bidding.actor, strategy)
+            play_bidding(&play, &bidding, &rules, solver)
+            run_play(&play, strategy, seat_rng, NULL, 0, &err)
+            sv = settle_both(&play, &rules, game, bidding.k, bidding.proti_by, &won)
             fill_outcome(&play, &o, &rules)
             contracts[game, 0] += 1
             contracts[game, 1] += won
@@ -1086,6 +1129,107 @@ cdef void _stovka_loop(object bit_generators, Py_ssize_t n_deals, Rules *rules_p
                 companion[5, 1] += 1
         deals[0] = n_deals
 
+
+
+# ---------------------------------------------------------------------------------------------
+# Duplicate comparison of two card-play strategies (analyzer/compare.py)
+
+COMPARE_COUNTERS = ("pairs", "diff_sum", "diff_sq_sum", "wins", "draws", "losses",
+                    "a_sum", "a_sq_sum", "b_sum", "b_sq_sum")
+
+
+def compare_shard(bit_generators, Py_ssize_t n_deals, dict rule_options, dict strategies):
+    """Duplicate deals of the whole game (protocol V, heuristic bidding and doublings, as the
+    natural mode): each deal is bid once, then played twice from the same hands, talon, contract
+    and doublings: strategy A (role a_play) holds the actor's seat against B (b_play) holding both
+    defenders' seats, then B is the actor against A. A's result is the actor's money (balance
+    against both defenders, in B) in the first play, B's the actor's money in the second; the
+    paired difference a - b is exactly A's money summed over every seat it played (actor: +a,
+    the two defenders: -b), and b - a is B's. A and B draw from their own streams 1 and 2 (the
+    random and PIMC players), stream 0 deals. Besides the counters of analyzer.compare,
+    by_contract[game] holds deals, deals A made as actor, deals B made as actor (main part won),
+    and the sums of a and of b."""
+    cdef Rules rules = rules_from(rule_options, strategies, "natural", "all")
+    cdef int strat_a = STRATEGIES.index(strategies["a_play"]), strat_b = STRATEGIES.index(strategies["b_play"])
+    if len(bit_generators) < 3:
+        raise ValueError("the mariáš compare kernel needs three bit generators (deal, A, B)")
+    counters = {k: np.zeros(1, np.int64) for k in COMPARE_COUNTERS}
+    counters["by_contract"] = np.zeros((N_GAMES, 5), np.int64)
+    cdef Solver solver_store
+    cdef Solver *solver = NULL
+    if strat_a >= STRAT_DOUBLE_DUMMY or strat_b >= STRAT_DOUBLE_DUMMY:
+        if not solver_init(&solver_store):
+            raise MemoryError("no memory for the double-dummy transposition table")
+        solver = &solver_store
+    try:
+        _compare_loop(bit_generators, n_deals, &rules, strat_a, strat_b, solver, counters)
+    finally:
+        if solver != NULL:
+            solver_free(solver)
+    return counters
+
+
+cdef void _compare_loop(object bit_generators, Py_ssize_t n_deals, const Rules *rules, int strat_a, int strat_b,
+                        Solver *solver, dict counters) except *:
+    cdef int64_t[::1] pairs = counters["pairs"], diff_sum = counters["diff_sum"], diff_sq = counters["diff_sq_sum"]
+    cdef int64_t[::1] wins = counters["wins"], draws = counters["draws"], losses = counters["losses"]
+    cdef int64_t[::1] a_sum = counters["a_sum"], a_sq = counters["a_sq_sum"]
+    cdef int64_t[::1] b_sum = counters["b_sum"], b_sq = counters["b_sq_sum"]
+    cdef int64_t[:, ::1] by_contract = counters["by_contract"]
+    cdef bitgen_t *deal_bits = bitgen_pointer(bit_generators[0])
+    cdef bitgen_t *a_bits = bitgen_pointer(bit_generators[1])
+    cdef bitgen_t *b_bits = bitgen_pointer(bit_generators[2])
+    cdef Rng deal_rng, rng_a, rng_b
+    cdef Rng *seat_rng[N_SEATS]
+    cdef int strategy[N_SEATS]
+    cdef int money[2]
+    cdef int made[2]
+    cdef uint8_t cards[N_CARDS]
+    cdef mask32 hands[N_SEATS]
+    cdef int c, s, trump, indicator, err, actor_is_a, side
+    cdef int64_t a, b, diff
+    cdef Bidding bidding
+    cdef Play play
+    cdef Py_ssize_t deal
+    for c in range(N_CARDS):
+        cards[c] = <uint8_t>c
+    with bit_generators[0].lock, bit_generators[1].lock, bit_generators[2].lock, nogil:
+        rng_init(&deal_rng, deal_bits)
+        rng_init(&rng_a, a_bits)
+        rng_init(&rng_b, b_bits)
+        for deal in range(n_deals):
+            trump = deal_protocol_v(&deal_rng, cards, rules, hands, &indicator)
+            natural_bidding(hands, trump, indicator, rules, &bidding)
+            for side in range(2):                        # 0: A is the actor, 1: B is
+                actor_is_a = side == 0
+                for s in range(N_SEATS):
+                    if (s == bidding.actor) == actor_is_a:
+                        strategy[s] = strat_a
+                        seat_rng[s] = &rng_a
+                    else:
+                        strategy[s] = strat_b
+                        seat_rng[s] = &rng_b
+                play_bidding(&play, &bidding, rules, solver)
+                run_play(&play, strategy, seat_rng, NULL, 0, &err)
+                money[side] = settle_both(&play, rules, bidding.game, bidding.k, bidding.proti_by, &made[side])
+            a = money[0]
+            b = money[1]
+            diff = a - b
+            diff_sum[0] += diff
+            diff_sq[0] += diff * diff
+            wins[0] += diff > 0
+            draws[0] += diff == 0
+            losses[0] += diff < 0
+            a_sum[0] += a
+            a_sq[0] += a * a
+            b_sum[0] += b
+            b_sq[0] += b * b
+            by_contract[bidding.game, 0] += 1
+            by_contract[bidding.game, 1] += made[0]
+            by_contract[bidding.game, 2] += made[1]
+            by_contract[bidding.game, 3] += a
+            by_contract[bidding.game, 4] += b
+        pairs[0] = n_deals
 
 cdef int forehand_flavour(mask32 h12_betl) noexcept nogil:
     """The forehand judges Veľký and Malý on the 10 cards each discard would leave."""
@@ -1124,10 +1268,12 @@ def play_one(hands, uint32_t talon, int actor, int game, int trump, int seven_ho
     cdef Play play
     cdef Outcome o
     cdef Rng rng
+    cdef Rng *seat_rng[N_SEATS]
     cdef bitgen_t *bits = bitgen_pointer(bit_generator)
     cdef Solver solver_store
     cdef Solver *solver = NULL
     for i in range(N_SEATS):
+        seat_rng[i] = &rng
         h[i] = hands[i]
         strategy[i] = STRATEGIES.index(strategies[i])
         if strategy[i] >= STRAT_DOUBLE_DUMMY and solver == NULL:
@@ -1142,7 +1288,7 @@ def play_one(hands, uint32_t talon, int actor, int game, int trump, int seven_ho
     try:
         with bit_generator.lock:
             rng_init(&rng, bits)
-            err = run_play(&play, strategy, &rng, f, n_forced, &err_index)
+            err = run_play(&play, strategy, seat_rng, f, n_forced, &err_index)
     finally:
         if solver != NULL:
             solver_free(solver)
