@@ -670,7 +670,13 @@ def _duel_kernel(bit_generators, n_deals: int, rules: dict, strategies: dict) ->
     return core.duel_shard(bit_generators[0], bit_generators[1], n_deals, opts)
 
 
+def _compare_kernel(bit_generators, n_deals: int, rules: dict, strategies: dict) -> dict[str, np.ndarray]:
+    check_rules(dict(rules))
+    return core.compare_shard(bit_generators, n_deals, rules, strategies)
+
+
 _STRATEGY_NAMES = ("greedy", "random")
+COMPARE_SHARD = 2_000       # duplicate deals per shard: a few seconds of play, so workers share the load
 GAME = Game(
     name="russian_bank",
     title="Russian Bank (crapette)",
@@ -682,9 +688,32 @@ GAME = Game(
         "duel": Analysis("duel", "two-player games with named strategies: first/second/draw rates, length, score",
                          _duel_kernel, streams=2,
                          strategies={"first": _STRATEGY_NAMES, "second": _STRATEGY_NAMES}),
+        "compare": Analysis("compare", "Duplicate deals: A and B each play both packs (and seats) of every deal; "
+                            "A's minus B's points won", _compare_kernel, streams=3,
+                            strategies={"a": _STRATEGY_NAMES, "b": _STRATEGY_NAMES}),
     },
     report=lambda ctx: build_report(ctx),
+    compare_strategies=lambda a, b: compare_strategies(a, b),
+    compare_shard_size=lambda strategies: COMPARE_SHARD,
 )
+
+
+def compare_strategies(a: str, b: str) -> dict[str, str]:
+    """Roles of the compare analysis (``kozyr compare russian_bank --strategies greedy random``).
+
+    A label is a play strategy of §10.6: ``greedy`` (G1) or ``random`` (uniform legal action).
+    Every deal (the two packs from the dealing stream) is played twice from the same start: A holds
+    pack 0 and B pack 1, then the other way round. Who moves first depends on the packs (or on a
+    draw from the dealing stream under first_player=random), so each strategy plays both packs and
+    both seats of every deal. A strategy's per-deal result is its game score summed over its two
+    games: the winner's score of §7 (30 + 2 x loser's stock + loser's hand and waste) for a win,
+    0 for a loss or a draw; the compared difference A - B is thus A's net points on the deal.
+    A draws its random numbers from stream 1, B from stream 2 (under stop_mode=call a player's
+    stream also decides whether he notices the opponent's non-compliant action)."""
+    for label in (a, b):
+        if label not in _STRATEGY_NAMES:
+            raise ValueError(f"unknown russian_bank strategy {label!r}: choose one of {', '.join(_STRATEGY_NAMES)}")
+    return {"a": a, "b": b}
 
 
 # ---------------------------------------------------------------------------------------------

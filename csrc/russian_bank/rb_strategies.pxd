@@ -79,24 +79,35 @@ cdef inline int contains(const int *acts, int n, int a) noexcept nogil:
             return 1
     return 0
 
-cdef inline int step(Duel *g, const Rules *r, const int *strategy, Rng *rng) noexcept nogil:
-    """One decision of the player to move; returns the action taken (or -1 for a stop call)."""
+cdef inline int step_seats(Duel *g, const Rules *r, const int *strategy, Rng *rng0, Rng *rng1) noexcept nogil:
+    """One decision of the player to move; returns the action taken (or -1 for a stop call).
+    rng0 / rng1 feed the player of pack 0 / pack 1: the mover's stream chooses his action, and
+    under stop_mode=call the opponent's stream decides whether he notices a non-compliant one."""
     cdef int acts[MAX_MOVES]
     cdef int compliant[MAX_MOVES]
     cdef int n, nc, a
+    cdef Rng *mover = rng0 if g.player == 0 else rng1
+    cdef Rng *watcher = rng1 if g.player == 0 else rng0
     n = legal_actions(g, r, acts, 0 if r.stop_call else 1)
-    a = acts[choose(g, strategy[g.player], acts, n, rng)]
+    a = acts[choose(g, strategy[g.player], acts, n, mover)]
     if r.stop_call:
         nc = legal_actions(g, r, compliant, 1)
-        if not contains(compliant, nc, a) and rng_uniform(rng) < r.p_detect:
+        if not contains(compliant, nc, a) and rng_uniform(watcher) < r.p_detect:
             stop_called(g, r)
             return -1
     apply_action(g, r, a)
     return a
 
-cdef inline void play_game(Duel *g, const Rules *r, const int *strategy, Rng *rng) noexcept nogil:
+cdef inline int step(Duel *g, const Rules *r, const int *strategy, Rng *rng) noexcept nogil:
+    """One decision with a single stream for both players (the duel analysis, the game API)."""
+    return step_seats(g, r, strategy, rng, rng)
+
+cdef inline void play_game_seats(Duel *g, const Rules *r, const int *strategy, Rng *rng0, Rng *rng1) noexcept nogil:
     while g.end == END_NONE:
-        step(g, r, strategy, rng)
+        step_seats(g, r, strategy, rng0, rng1)
+
+cdef inline void play_game(Duel *g, const Rules *r, const int *strategy, Rng *rng) noexcept nogil:
+    play_game_seats(g, r, strategy, rng, rng)
 
 
 cdef inline int score_of(const Duel *g, const Rules *r) noexcept nogil:

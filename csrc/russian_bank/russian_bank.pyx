@@ -20,6 +20,8 @@
 #   End      a player with empty stock, hand and waste wins at once; draw after stall_turns turns
 #            without progress (more foundation cards than ever, or fewer private cards than ever),
 #            or at max_turns. Winner scores 30 + 2 x loser's stock + loser's hand and waste.
+#   Compare  duplicate deals: each deal played twice from the same start, strategies swapped between
+#            the packs (so each plays both packs and both seats); result = winner's scores summed.
 #
 # Encoding: a card is its kind k = 13*suit + rank (rank 0 = ace .. 12 = king); the two copies of a
 # kind are interchangeable for play, so the engine never tracks the pack a card came from. Piles are
@@ -37,8 +39,8 @@
 
 import numpy as np
 cimport numpy as cnp
-from libc.stdint cimport uint8_t, uint32_t, uint64_t, int64_t
-from libc.string cimport memset
+from libc.stdint cimport uint8_t, uint32_t, uint64_t, int32_t, int64_t
+from libc.string cimport memset, memcpy
 from libc.stdlib cimport malloc, free
 
 from rng cimport Rng, rng_init, rng_partial_shuffle, bitgen_pointer
@@ -249,6 +251,135 @@ def duel_shard(object deal_bitgen, object strategy_bitgen, int n_games, dict rul
         free(g)
     return {"games": np.array([n_games], dtype=np.int64), "outcome": outcome, "turns_hist": turns_hist,
             "score_hist": score_hist, "wins_by_pack": by_player, "first_is_p0": first_is_p0, "sums": sums}
+
+
+cdef enum:
+    ROW_FIRST = 0       # compare rows: per deal and game, the pack that moved first,
+    ROW_END = 1         # END_*, the winning pack (-1 if none), the winner's score, turns played
+    ROW_WINNER = 2
+    ROW_SCORE = 3
+    ROW_TURNS = 4
+    ROW_WIDTH = 5
+
+def compare_shard(object bit_generators, Py_ssize_t n_deals, dict rules, dict strategies, rows=None):
+    """Duplicate deals: every deal (the two packs from stream 0, and under first_player=random the
+    starter, also from stream 0) is played twice from the same start, A (role "a") with pack 0 and B
+    (role "b") with pack 1, then with the strategies swapped between the packs. The packs decide who
+    moves first, so each strategy plays both packs and both seats of the deal. A draws its random
+    numbers from stream 1 in both games and B from stream 2. A strategy's per-deal result is the sum
+    of its game scores over its two games (the winner's score of §7, 0 for a loss or a draw).
+    Counters in the layout of analyzer.compare. rows, if given, is an int32 array of shape
+    (n_deals, 2, ROW_WIDTH) that receives both games of every deal."""
+    cdef Rules r = make_rules(rules)
+    cdef int players[2]
+    cdef int seat_strat[2]
+    cdef bitgen_t *bg_deal = bitgen_pointer(bit_generators[0])
+    cdef bitgen_t *bg_a = bitgen_pointer(bit_generators[1])
+    cdef bitgen_t *bg_b = bitgen_pointer(bit_generators[2])
+    cdef Rng deal_rng, rng_a, rng_b
+    cdef uint8_t packs[2][N_KINDS]
+    cdef Duel *start
+    cdef Duel *g
+    cdef Py_ssize_t d
+    cdef int j, game, score
+    cdef int64_t a, b, diff
+    cdef int32_t[:, :, ::1] out_rows
+    cdef bint keep_rows = rows is not None
+    players[0] = STRATEGIES[strategies["a"]]
+    players[1] = STRATEGIES[strategies["b"]]
+    if keep_rows:
+        if not (isinstance(rows, np.ndarray) and rows.dtype == np.int32 and rows.ndim == 3
+                and rows.shape[0] >= n_deals and rows.shape[1] == 2 and rows.shape[2] == ROW_WIDTH):
+            raise ValueError(f"rows must be an int32 array of shape (n_deals, 2, {ROW_WIDTH})")
+        out_rows = rows
+    counters = {k: np.zeros(1, np.int64) for k in ("pairs", "diff_sum", "diff_sq_sum", "wins", "draws", "losses",
+                                                   "a_sum", "a_sq_sum", "b_sum", "b_sq_sum")}
+    cdef int64_t[::1] diff_sum = counters["diff_sum"]
+    cdef int64_t[::1] diff_sq = counters["diff_sq_sum"]
+    cdef int64_t[::1] wins = counters["wins"]
+    cdef int64_t[::1] draws = counters["draws"]
+    cdef int64_t[::1] losses = counters["losses"]
+    cdef int64_t[::1] a_sum = counters["a_sum"]
+    cdef int64_t[::1] a_sq = counters["a_sq_sum"]
+    cdef int64_t[::1] b_sum = counters["b_sum"]
+    cdef int64_t[::1] b_sq = counters["b_sq_sum"]
+    start = <Duel *>malloc(sizeof(Duel))
+    g = <Duel *>malloc(sizeof(Duel))
+    if start == NULL or g == NULL:
+        free(start)
+        free(g)
+        raise MemoryError()
+    rng_init(&deal_rng, bg_deal)
+    rng_init(&rng_a, bg_a)
+    rng_init(&rng_b, bg_b)
+    for j in range(N_KINDS):
+        packs[0][j] = j
+        packs[1][j] = j
+    try:
+        with bit_generators[0].lock, bit_generators[1].lock, bit_generators[2].lock, nogil:
+            for d in range(n_deals):
+                # the same dealing steps as the duel analysis
+                rng_partial_shuffle(&deal_rng, packs[0], N_KINDS, N_KINDS - 1)
+                rng_partial_shuffle(&deal_rng, packs[1], N_KINDS, N_KINDS - 1)
+                deal_duel(start, &r, packs[0], packs[1], &deal_rng)
+                a = 0
+                b = 0
+                for game in range(2):
+                    memcpy(g, start, sizeof(Duel))
+                    # game 0: A holds pack 0; game 1: B holds pack 0
+                    seat_strat[0] = players[game]
+                    seat_strat[1] = players[1 - game]
+                    if game == 0:
+                        play_game_seats(g, &r, seat_strat, &rng_a, &rng_b)
+                    else:
+                        play_game_seats(g, &r, seat_strat, &rng_b, &rng_a)
+                    score = score_of(g, &r)
+                    if g.end == END_WIN:
+                        if g.winner == game:      # A's pack in this game
+                            a += score
+                        else:
+                            b += score
+                    if keep_rows:
+                        out_rows[d, game, ROW_FIRST] = start.player
+                        out_rows[d, game, ROW_END] = g.end
+                        out_rows[d, game, ROW_WINNER] = g.winner if g.end == END_WIN else -1
+                        out_rows[d, game, ROW_SCORE] = score
+                        out_rows[d, game, ROW_TURNS] = g.turns
+                diff = a - b
+                diff_sum[0] += diff
+                diff_sq[0] += diff * diff
+                wins[0] += diff > 0
+                draws[0] += diff == 0
+                losses[0] += diff < 0
+                a_sum[0] += a
+                a_sq[0] += a * a
+                b_sum[0] += b
+                b_sq[0] += b * b
+    finally:
+        free(start)
+        free(g)
+    counters["pairs"][0] = n_deals
+    return counters
+
+
+def deal_stream(object bit_generator, Py_ssize_t n_deals):
+    """The first n_deals deals of a dealing stream, exactly as the duel and compare kernels deal
+    them (the packs are reshuffled in place from one deal to the next): a list of pairs of packs
+    (52 kinds each, top card first)."""
+    cdef Rng rng
+    cdef uint8_t packs[2][N_KINDS]
+    cdef Py_ssize_t d
+    rng_init(&rng, bitgen_pointer(bit_generator))
+    for j in range(N_KINDS):
+        packs[0][j] = j
+        packs[1][j] = j
+    deals = []
+    with bit_generator.lock:
+        for d in range(n_deals):
+            rng_partial_shuffle(&rng, packs[0], N_KINDS, N_KINDS - 1)
+            rng_partial_shuffle(&rng, packs[1], N_KINDS, N_KINDS - 1)
+            deals.append(([packs[0][j] for j in range(N_KINDS)], [packs[1][j] for j in range(N_KINDS)]))
+    return deals
 
 
 def deal_packs(object bit_generator):
