@@ -96,13 +96,16 @@ def compare(game_name: str, labels: list[str], deals: int, seed: int, rules: str
     if len(set(labels)) != len(labels):
         raise ValueError(f"each strategy may be named once, got {' '.join(labels)}")
     rules = rules or next(iter(game.presets))
+    pairs = [(a, b, game.compare_strategies(a, b)) for a, b in combinations(labels, 2)]
+    if shard_size is None:
+        # One shard size for every pair, so that every pair plays the very same deals (a shard's
+        # deals depend on its index and size); the smallest any pair asks for.
+        shard_size = min(game.compare_shard_size(s) if game.compare_shard_size else DEFAULT_SHARD_SIZE
+                         for _, _, s in pairs)
     runs, rows = [], []
-    for a, b in combinations(labels, 2):
-        strategies = game.compare_strategies(a, b)
+    for a, b, strategies in pairs:
         config = RunConfig(game=game_name, analysis="compare", rules=rules, overrides=overrides or {},
-                           deals=deals, seed=seed, strategies=strategies,
-                           shard_size=shard_size or (game.compare_shard_size(strategies) if game.compare_shard_size
-                                                     else DEFAULT_SHARD_SIZE))
+                           deals=deals, seed=seed, strategies=strategies, shard_size=shard_size)
         result = runner(config, workers=workers, backend=backend)
         if not result.complete:
             raise KeyboardInterrupt

@@ -104,3 +104,9 @@ def test_python_exchange_and_registered_objects():
 def test_python_strategy_errors(name, message):
     with pytest.raises(ValueError, match=message):
         run(RunConfig("piquet", "deal", "ru_seed", deals=20, seed=1, strategies={"elder_play": name}))
+
+
+def test_every_pair_plays_the_same_deals():
+    # A cheap and an expensive pair get one shard size, hence the same deals.
+    _, runs = compare("piquet", ["refuse+greedy", "refuse+random", "refuse+double_dummy"], deals=40, seed=3)
+    assert len({r.config.shard_size for r in runs}) == 1
