@@ -19,7 +19,9 @@
 #            weight 1, and holders who offer the witch at the position most likely to be drawn
 #            ("smart": an edge if e > 1, inside the fan if e < 1) or keep it at a random one:
 #            with h >= 3 cards a smart holder gives it away with probability
-#            max(e, 1) / (2e + h - 2) instead of 1/h.
+#            max(e, 1) / (2e + h - 2) instead of 1/h. The compare analysis plays holders who
+#            keep the witch at an edge (e / (2e + h - 2)), inside the fan (1 / (2e + h - 2)) or
+#            at a uniformly random position (1/h), every play of a deal on one tape of uniforms.
 #
 # Encoding: a hand is a uint64 mask with one 16-bit lane per suit (S H D C) and rank positions of
 # the 52-card pack (2 = 0 ... A = 12), whatever the pack, so both packs share one code path.
@@ -50,9 +52,17 @@ cdef enum:  # discard orders
     LITERAL = 0
     STANDARD = 1
 
-cdef enum:  # witch placement of a holder in the placement analysis
+cdef enum:  # witch placement of a holder: placement analysis (RANDOM/SMART), compare (UNIFORM/EDGE/CENTRE)
     RANDOM_PLACE = 0
     SMART_PLACE = 1
+    UNIFORM_PLACE = 2
+    EDGE_PLACE = 3
+    CENTRE_PLACE = 4
+
+cdef enum:
+    TAPE_LENGTH = 8192            # draws per deal replayed by every play of the compare analysis
+PLACEMENT_NAMES = ("uniform", "edge", "centre")   # compare labels, in the order of the codes below
+cdef int[3] PLACEMENT_CODES = [UNIFORM_PLACE, EDGE_PLACE, CENTRE_PLACE]
 
 cdef mask64 LANE_MASK = 0xFFFF
 cdef mask64 WITCH = (<mask64>1) << WITCH_BIT
@@ -72,9 +82,22 @@ cdef struct Rules:
     int order
 
 
+cdef struct Tape:
+    # The drawer's uniforms of one deal, shared by every play of it (common random numbers): the
+    # i-th draw of any play uses u[i], drawn from the stream when first needed. Draws past
+    # `capacity` (not seen in practice) come fresh from the stream.
+    double *u
+    int capacity
+    int filled
+    int pos
+    Rng *rng
+
+
 cdef struct DrawModel:
-    int smart[MAX_PLAYERS]       # placement of each seat: RANDOM_PLACE or SMART_PLACE
+    int smart[MAX_PLAYERS]       # placement of each seat: RANDOM_PLACE or SMART_PLACE, or with a
+                                 # tape UNIFORM_PLACE, EDGE_PLACE or CENTRE_PLACE
     double edge_weight
+    Tape *tape                   # NULL except in the compare analysis
 
 
 cdef inline mask64 discard_pairs(mask64 hand) noexcept nogil:
@@ -110,11 +133,49 @@ cdef inline mask64 nth_card(mask64 hand, int k) noexcept nogil:
     return m & (~m + 1)
 
 
+cdef inline double tape_next(Tape *tape) noexcept nogil:
+    cdef double u
+    if tape.pos < tape.filled:
+        u = tape.u[tape.pos]
+    else:
+        u = rng_uniform(tape.rng)
+        if tape.pos < tape.capacity:
+            tape.u[tape.pos] = u
+            tape.filled = tape.pos + 1
+    tape.pos += 1
+    return u
+
+
+cdef inline mask64 draw_placed(mask64 victim, int place, double e, Tape *tape) noexcept nogil:
+    """The compare analysis's draw, one tape uniform u per draw. With h >= 3 cards the holder of
+    the witch keeps it at an edge (taken with probability e/(2e+h-2)), inside the fan
+    (1/(2e+h-2)) or at a uniformly random position (1/h); the drawer takes the witch if u falls
+    below that, otherwise the other cards share the rest of [0, 1) equally. With e = 1 the three
+    placements make the same draws."""
+    cdef int h = popcount64(victim), k
+    cdef double u = tape_next(tape), p_witch
+    if victim & WITCH:
+        p_witch = 1.0 / h
+        if h >= 3 and place == EDGE_PLACE:
+            p_witch = e / (2.0 * e + h - 2)
+        elif h >= 3 and place == CENTRE_PLACE:
+            p_witch = 1.0 / (2.0 * e + h - 2)
+        if u < p_witch:
+            return WITCH
+        k = <int>((u - p_witch) / (1.0 - p_witch) * (h - 1))
+        return nth_card(victim & ~WITCH, k if k < h - 2 else h - 2)
+    k = <int>(u * h)
+    return nth_card(victim, k if k < h - 1 else h - 1)
+
+
 cdef inline mask64 draw_card(mask64 victim, int victim_seat, const DrawModel *model, Rng *rng) noexcept nogil:
     """The card a drawer takes from the victim's hand: uniform, unless the victim is a smart
-    holder of the witch, who offers it where the drawer's hand goes most often."""
+    holder of the witch, who offers it where the drawer's hand goes most often (or, with a tape,
+    the compare analysis's draw_placed)."""
     cdef int h = popcount64(victim)
     cdef double e, p_witch
+    if model != NULL and model.tape != NULL:
+        return draw_placed(victim, model.smart[victim_seat], model.edge_weight, model.tape)
     if model != NULL and (victim & WITCH) and model.smart[victim_seat] == SMART_PLACE and h >= 3:
         e = model.edge_weight
         p_witch = (e if e > 1.0 else 1.0) / (2.0 * e + h - 2)
@@ -326,6 +387,7 @@ def placement_shard(deal_generator, draw_generator, Py_ssize_t n_deals, dict rul
     cdef DrawModel model
     cdef int n = rules.players, p, v, s, n_draws, loser, base_loser = -1
     model.edge_weight = edge_weight
+    model.tape = NULL
     with deal_generator.lock, draw_generator.lock, nogil:
         rng_init(&deal_rng, deal_bitgen)
         rng_init(&draw_rng, draw_bitgen)
@@ -351,6 +413,109 @@ def placement_shard(deal_generator, draw_generator, Py_ssize_t n_deals, dict rul
     return counters
 
 
+def compare_shard(deal_generator, draw_generator, Py_ssize_t n_deals, dict rules_spec, double edge_weight,
+                  str a, str b, rows=None):
+    """Duplicate deals for two witch placements A and B (names of PLACEMENT_NAMES) against a drawer
+    with edge weight edge_weight. Each deal (from deal_generator) is played G times, every play
+    drawing from the same tape of uniforms (from draw_generator): with 2 players G = 2 (A at seat
+    0 and B at seat 1, then swapped); with n >= 3 players G = 2n (A alone at seat k and B at the
+    others, for each k, then B alone at seat k and A at the others), so each placement sits at
+    every seat in half of the plays. A's per-deal result is minus the number of the G plays lost
+    by a seat playing A (each lost play costs 1; B's result: minus the rest), so the paired
+    difference A - B is positive when A lost fewer plays. Counters in the layout of
+    analyzer.compare.
+
+    If `rows` is a uint64 array of shape (n_deals, MAX_PLAYERS + 1), each deal's dealt hands and
+    the number of plays A lost are written to it."""
+    cdef Rules rules = rules_from(rules_spec)
+    if not edge_weight > 0:
+        raise ValueError("edge_weight must be positive")
+    for label in (a, b):
+        if label not in PLACEMENT_NAMES:
+            raise ValueError(f"unknown witch placement {label!r}; choose one of {', '.join(PLACEMENT_NAMES)}")
+    cdef int place_a = PLACEMENT_CODES[PLACEMENT_NAMES.index(a)]
+    cdef int place_b = PLACEMENT_CODES[PLACEMENT_NAMES.index(b)]
+    counters = {k: np.zeros(1, np.int64) for k in ("pairs", "diff_sum", "diff_sq_sum", "wins", "draws", "losses",
+                                                   "a_sum", "a_sq_sum", "b_sum", "b_sq_sum")}
+    cdef int64_t[::1] pairs = counters["pairs"]
+    cdef int64_t[::1] diff_sum = counters["diff_sum"]
+    cdef int64_t[::1] diff_sq = counters["diff_sq_sum"]
+    cdef int64_t[::1] wins = counters["wins"]
+    cdef int64_t[::1] draws = counters["draws"]
+    cdef int64_t[::1] losses = counters["losses"]
+    cdef int64_t[::1] a_sum = counters["a_sum"]
+    cdef int64_t[::1] a_sq = counters["a_sq_sum"]
+    cdef int64_t[::1] b_sum = counters["b_sum"]
+    cdef int64_t[::1] b_sq = counters["b_sq_sum"]
+    cdef uint64_t[:, ::1] row_view
+    cdef bint keep_rows = rows is not None
+    if keep_rows:
+        if rows.dtype != np.uint64 or rows.shape != (n_deals, MAX_PLAYERS + 1):
+            raise ValueError(f"rows must be uint64 of shape ({n_deals}, {MAX_PLAYERS + 1})")
+        row_view = rows
+    tape_store = np.zeros(TAPE_LENGTH, np.float64)
+    cdef double[::1] tape_view = tape_store
+    cdef uint8_t cards[MAX_CARDS]
+    init_pack(cards, &rules)
+    cdef Rng deal_rng, draw_rng
+    cdef bitgen_t *deal_bitgen = bitgen_pointer(deal_generator)
+    cdef bitgen_t *draw_bitgen = bitgen_pointer(draw_generator)
+    cdef Tape tape
+    cdef DrawModel model
+    model.edge_weight = edge_weight
+    model.tape = &tape
+    cdef Py_ssize_t d
+    cdef mask64 dealt[MAX_PLAYERS]
+    cdef mask64 hand[MAX_PLAYERS]
+    cdef int n = rules.players, plays = 2 if rules.players == 2 else 2 * rules.players
+    cdef int g, p, lone, lone_place, rest_place, loser, n_draws
+    cdef int64_t res_a, res_b, diff
+    with deal_generator.lock, draw_generator.lock, nogil:
+        rng_init(&deal_rng, deal_bitgen)
+        rng_init(&draw_rng, draw_bitgen)
+        tape.u = &tape_view[0]
+        tape.capacity = TAPE_LENGTH
+        tape.rng = &draw_rng
+        for d in range(n_deals):
+            deal(cards, &rules, &deal_rng, dealt)
+            tape.filled = 0
+            res_a = 0
+            for g in range(plays):
+                # play g: seat g % n alone with A (g < n) or alone with B (g >= n); with 2
+                # players the plays are A at seat 0, then A at seat 1.
+                lone = g % n
+                if g < n:
+                    lone_place = place_a
+                    rest_place = place_b
+                else:
+                    lone_place = place_b
+                    rest_place = place_a
+                for p in range(n):
+                    hand[p] = dealt[p]
+                    model.smart[p] = lone_place if p == lone else rest_place
+                tape.pos = 0
+                loser = play(hand, n, rules.order, &model, &draw_rng, &n_draws, NULL, 0)
+                res_a += (loser == lone) == (g < n)      # the loser sat at a seat playing A
+            res_b = -(plays - res_a)                   # results count lost plays as -1 each
+            res_a = -res_a
+            diff = res_a - res_b
+            diff_sum[0] += diff
+            diff_sq[0] += diff * diff
+            wins[0] += diff > 0
+            draws[0] += diff == 0
+            losses[0] += diff < 0
+            a_sum[0] += res_a
+            a_sq[0] += res_a * res_a
+            b_sum[0] += res_b
+            b_sq[0] += res_b * res_b
+            if keep_rows:
+                for p in range(n):
+                    row_view[d, p] = dealt[p]
+                row_view[d, MAX_PLAYERS] = -res_a
+        pairs[0] = n_deals
+    return counters
+
+
 def play_traced(hands, dict rules_spec, bit_generator, smart_seats=(), double edge_weight=1.0):
     """Play one given deal (uint64 masks, validated by the caller) and return
     (loser, draws, trace) with trace an int16 array of rows (drawer, victim, card bit)."""
@@ -372,6 +537,7 @@ def play_traced(hands, dict rules_spec, bit_generator, smart_seats=(), double ed
         hand[p] = <mask64>masks[p]
     cdef DrawModel model
     model.edge_weight = edge_weight
+    model.tape = NULL
     for p in range(MAX_PLAYERS):
         model.smart[p] = SMART_PLACE if p in smart_seats else RANDOM_PLACE
     trace = np.zeros((MAX_TRACE, 3), np.int16)

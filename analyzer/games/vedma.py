@@ -5,6 +5,13 @@ the exact loss probabilities from the game's Markov chain, and the single-deal A
 Presets: ``seed`` (the seed's literal order: each player discards pairs only after his own first
 draw) and ``standard`` (every hand discards its pairs before the first draw). Both default to
 4 players and the 32-card pack; ``--set players=2..6``, ``--set deck=52`` change that.
+``edge_weight`` (default 2: a drawer who likes the edges of a fanned hand twice as much as an
+inner card) is the drawer model of the placement and compare analyses; the play analysis always
+draws uniformly.
+
+Strategy comparison (``kozyr compare vedma --strategies uniform edge centre``): a label is the
+place where a holder keeps the witch in his fan — ``edge``, ``centre`` (inside the fan) or
+``uniform`` (a random position) — see :func:`compare_strategies`.
 """
 from __future__ import annotations
 
@@ -28,7 +35,7 @@ WITCH = "QS"
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 PACK_RANKS = {32: "789TJQKA", 52: "23456789TJQKA"}
 
-_COMMON = dict(players=4, deck=32, next_dealer="rotate", edge_weight=1.0)
+_COMMON = dict(players=4, deck=32, next_dealer="rotate", edge_weight=2.0)
 PRESETS: dict[str, dict[str, Any]] = {
     "seed": dict(_COMMON, order="literal"),
     "standard": dict(_COMMON, order="standard"),
@@ -72,6 +79,37 @@ def _placement_kernel(bit_generators, n_deals: int, rules: dict) -> dict[str, np
     return core.placement_shard(bit_generators[0], bit_generators[1], n_deals, rules, rules["edge_weight"])
 
 
+# Witch placements of the compare analysis (the strategy labels of `kozyr compare vedma`).
+PLACEMENTS = tuple(core.PLACEMENT_NAMES)
+
+
+def _compare_kernel(bit_generators, n_deals: int, rules: dict, strategies: dict) -> dict[str, np.ndarray]:
+    return core.compare_shard(bit_generators[0], bit_generators[1], n_deals, rules, rules["edge_weight"],
+                              strategies["a_placement"], strategies["b_placement"])
+
+
+def compare_strategies(a: str, b: str) -> dict[str, str]:
+    """Roles of the compare analysis for two witch placements. A label is where a holder keeps
+    the witch in his fan: ``edge`` (at one of the two edge cards), ``centre`` (among the inner
+    cards) or ``uniform`` (at a random position). The drawer takes an edge card with weight
+    ``edge_weight`` (rule option, default 2) and an inner card with weight 1, so with h >= 3 cards
+    the witch is taken with probability e/(2e+h-2), 1/(2e+h-2) or 1/h; with edge_weight=1 the
+    three placements are the same.
+
+    Each deal is played with A alone at each seat and B at the others, then B alone at each seat
+    and A at the others (with 2 players: A at seat 0, then A at seat 1), every play on the same
+    draws; a placement's per-deal result is minus the number of those plays lost by its seats,
+    so ``mean_diff`` > 0 means A loses fewer games (a deal is 2 plays with 2 players, 2n with n).
+    Every play has one loser, so A's and B's results add up to minus the number of plays on every
+    deal: B's result is a function of A's, and the table's unpaired interval (which treats them as
+    independent samples) does not apply; its variance_ratio is always 0.5."""
+    for label in (a, b):
+        if label not in PLACEMENTS:
+            raise ValueError(f"unknown vedma strategy {label!r}: a label is the witch placement of the "
+                             f"holder, one of {', '.join(PLACEMENTS)}")
+    return {"a_placement": a, "b_placement": b}
+
+
 GAME = Game(
     name="vedma",
     title="Ved'ma (old maid with the queen of spades)",
@@ -84,8 +122,14 @@ GAME = Game(
             "Witch placement against a drawer who favours the edges of a fanned hand (edge_weight), "
             "on paired deals: random placement vs a holder who offers it where the drawer reaches",
             _placement_kernel, streams=2),
+        "compare": Analysis(
+            "compare",
+            "Duplicate deals: witch placements A and B (uniform, edge, centre) each alone at every seat "
+            "against the other; result = minus the plays lost by the placement's seats",
+            _compare_kernel, streams=2, strategies={"a_placement": PLACEMENTS, "b_placement": PLACEMENTS}),
     },
     report=lambda ctx: build_report(ctx),
+    compare_strategies=lambda a, b: compare_strategies(a, b),
 )
 
 
