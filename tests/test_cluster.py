@@ -34,9 +34,13 @@ def assert_same(a, b):
         assert np.array_equal(a[key], b[key]), key
 
 
+# A cheap analysis of each game (the first one, unless it is a long search)
+CHEAP = {"russian_bank": "duel"}
+
+
 @pytest.mark.parametrize("game", game_names())
 def test_every_game_gives_the_same_result_on_the_cluster(cluster, game):
-    analysis = next(iter(get_game(game).analyses))
+    analysis = CHEAP.get(game, next(iter(get_game(game).analyses)))
     config = RunConfig(game, analysis, next(iter(get_game(game).presets)), deals=120, seed=9, shard_size=40)
     on_cluster = run(config, backend="dask")
     assert on_cluster.complete and on_cluster.backend == "dask"
