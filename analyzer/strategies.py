@@ -1,6 +1,7 @@
 """Strategies written by users in Python.
 
-A run names a Python strategy as ``"python:PATH"``, where PATH is either an import path
+A run names a Python strategy as ``"python:PATH"`` (or just PATH when it is an import path
+with a colon), where PATH is either an import path
 ``package.module:ClassName`` (the class is instantiated with no arguments once per shard, so it
 works with threads, processes and clusters) or a name given to :func:`register` for an object or
 factory made in the running program (threads only, since it lives in this process).
@@ -30,14 +31,15 @@ def register(name: str, strategy: Any) -> str:
 
 
 def is_python(name: str) -> bool:
-    return isinstance(name, str) and name.startswith(PREFIX)
+    """A Python strategy name: "python:..." or an import path "package.module:Class"."""
+    return isinstance(name, str) and (name.startswith(PREFIX) or ":" in name)
 
 
 def factory(name: str) -> Callable[[], Any]:
     """The factory behind a ``python:...`` strategy name; ValueError if it cannot be found."""
     if not is_python(name):
-        raise ValueError(f"{name!r} is not a Python strategy name (they start with {PREFIX!r})")
-    path = name[len(PREFIX):]
+        raise ValueError(f"{name!r} is not a Python strategy name (python:NAME or package.module:Class)")
+    path = name[len(PREFIX):] if name.startswith(PREFIX) else name
     with _lock:
         if path in _registered:
             return _registered[path]
@@ -61,4 +63,4 @@ def check(name: str, methods: tuple[str, ...]) -> None:
     if probe is not None:
         missing = [m for m in methods if not callable(getattr(probe, m, None))]
         if missing:
-            raise ValueError(f"Python strategy {name[len(PREFIX):]!r} lacks {', '.join(missing)}()")
+            raise ValueError(f"Python strategy {name!r} lacks {', '.join(missing)}()")

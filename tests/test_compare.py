@@ -110,3 +110,11 @@ def test_every_pair_plays_the_same_deals():
     # A cheap and an expensive pair get one shard size, hence the same deals.
     _, runs = compare("piquet", ["refuse+greedy", "refuse+random", "refuse+double_dummy"], deals=40, seed=3)
     assert len({r.config.shard_size for r in runs}) == 1
+
+
+def test_import_path_without_prefix():
+    base = {"elder_play": "greedy", "younger_play": "random"}
+    compiled = run(RunConfig("piquet", "deal", "ru_seed", deals=300, seed=8, strategies=base)).counters
+    python = run(RunConfig("piquet", "deal", "ru_seed", deals=300, seed=8,
+                           strategies={**base, "elder_play": "piquet_python_greedy:GreedyPlayer"})).counters
+    assert np.array_equal(compiled["total_hist"], python["total_hist"])

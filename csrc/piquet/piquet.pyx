@@ -452,10 +452,10 @@ cdef void seats_from(dict strategies, str prefix_a, str prefix_b, Seat *seats, R
     for p, prefix in enumerate((prefix_a, prefix_b)):
         exchange = strategies[f"{prefix}_exchange"]
         play = strategies[f"{prefix}_play"]
-        if (exchange.startswith("python:") or play.startswith("python:")) and g.python == NULL:
+        if (":" in exchange or ":" in play) and g.python == NULL:
             raise ValueError("a Python strategy needs the callback of analyzer.games.piquet")
-        seats[p].exchange = EXCHANGE_PYTHON if exchange.startswith("python:") else EXCHANGE_STRATEGIES.index(exchange)
-        seats[p].play = PLAY_PYTHON if play.startswith("python:") else PLAY_STRATEGIES.index(play)
+        seats[p].exchange = EXCHANGE_PYTHON if ":" in exchange else EXCHANGE_STRATEGIES.index(exchange)
+        seats[p].play = PLAY_PYTHON if ":" in play else PLAY_STRATEGIES.index(play)
         seats[p].announce = ANNOUNCE_STRATEGIES.index(strategies[f"{prefix}_announce"])
         seats[p].rng = &rngs[p]
         seats[p].index = p
