@@ -953,6 +953,14 @@ def _deal_sections(ctx):
     ax.legend(fontsize=8)
     deals_section.figures.append(("Distribution of deal totals by seat; the bumps past 60 come from piks, "
                                   "repiks and capots.", fig))
+    from ..report import rate_bars
+
+    ru = key[(key.rules == "ru_seed") & (key.elder == key.younger)
+             & (((key.event == "repik") & (key.player == "elder")) | (key.event == "pik"))].copy()
+    ru["strategy"] = ru.event + ", " + ru.elder
+    deals_section.figures.append(("ru_seed: elder's repik and pik rate by strategy (both seats alike), with "
+                                  "95% intervals; the small samples of the expensive strategies show as wide bars.",
+                                  rate_bars(ru, "strategy")))
 
     classic = key[(key.rules == "classic")]
     rows = []
