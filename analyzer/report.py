@@ -192,6 +192,25 @@ def rate_bars(table: pd.DataFrame, label: str, title: str = "", ax=None):
     return fig
 
 
+def distribution_plot(histograms: dict, xlabel: str, values=None, threshold=None, legend_size: int = 8):
+    """Step plot of one or more histograms (label -> counts by value, log scale), trimmed to the
+    values that occur; `values` maps bin index to value when the index is not the value itself."""
+    fig, ax = plt.subplots(figsize=(8, 4))
+    for label, hist in histograms.items():
+        hist = np.asarray(hist)
+        occupied = np.nonzero(hist)[0]
+        lo, hi = occupied.min(), occupied.max() + 1
+        x = np.arange(hist.size) if values is None else np.asarray(values)
+        ax.step(x[lo:hi], hist[lo:hi] / hist.sum(), where="mid", label=label)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("probability")
+    ax.set_yscale("log")
+    if threshold is not None:
+        ax.axvline(threshold, color="grey", lw=0.8, ls="--")
+    ax.legend(fontsize=legend_size)
+    return fig
+
+
 def _png(fig) -> bytes:
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")

@@ -872,8 +872,7 @@ def _seat_strategies(prefix_a, a, prefix_b, b):
 
 
 def _declarations_section(ctx):
-    from ..report import Section
-    import matplotlib.pyplot as plt
+    from ..report import Section, distribution_plot
 
     tables, results = {}, {}
     for preset in PRESETS:
@@ -893,24 +892,15 @@ def _declarations_section(ctx):
         "player, by an independent simulation).",
         tables=[("Key events by preset", pd.DataFrame(summary))]
                + [(f"All events, {preset}", df) for preset, df in tables.items()])
-    fig, ax = plt.subplots(figsize=(8, 4))
-    for preset, result in results.items():
-        hist = result.counters["total_hist"][0]
-        top = int(np.nonzero(hist)[0].max()) + 1
-        ax.step(np.arange(top), hist[:top] / hist.sum(), where="mid", label=f"{preset} (elder)")
-    ax.set_xlabel("declaration total of a player (dealt hand, no exchange)")
-    ax.set_ylabel("probability")
-    ax.set_yscale("log")
-    ax.axvline(30, color="grey", lw=0.8, ls="--")
-    ax.legend()
+    fig = distribution_plot({f"{preset} (elder)": result.counters["total_hist"][0] for preset, result in results.items()},
+                            "declaration total of a player (dealt hand, no exchange)", threshold=30, legend_size=10)
     section.figures.append(("Distribution of the elder's declaration total; the dashed line is the repik "
                             "threshold of 30.", fig))
     return section
 
 
 def _deal_sections(ctx):
-    from ..report import Section
-    import matplotlib.pyplot as plt
+    from ..report import Section, distribution_plot, rate_bars
 
     summary, full, hists = [], [], {}
     for preset in PRESETS:
@@ -942,19 +932,10 @@ def _deal_sections(ctx):
         tables=[("Pik and repik rates by strategy (estimates; intervals in the next table)", pik_table.reset_index()),
                 ("Key rates with intervals", key),
                 ("Every deal statistic", pd.concat(full, ignore_index=True))])
-    fig, ax = plt.subplots(figsize=(8, 4))
-    for preset, hist in hists.items():
-        for p, who in enumerate(PLAYERS):
-            top = int(np.nonzero(hist[p])[0].max()) + 1
-            ax.step(np.arange(top), hist[p][:top] / hist[p].sum(), where="mid", label=f"{preset}, {who}")
-    ax.set_yscale("log")
-    ax.set_xlabel("deal total (heuristic exchange, greedy play)")
-    ax.set_ylabel("probability")
-    ax.legend(fontsize=8)
+    fig = distribution_plot({f"{preset}, {who}": hist[p] for preset, hist in hists.items() for p, who in enumerate(PLAYERS)},
+                            "deal total (heuristic exchange, greedy play)")
     deals_section.figures.append(("Distribution of deal totals by seat; the bumps past 60 come from piks, "
                                   "repiks and capots.", fig))
-    from ..report import rate_bars
-
     ru = key[(key.rules == "ru_seed") & (key.elder == key.younger)
              & (((key.event == "repik") & (key.player == "elder")) | (key.event == "pik"))].copy()
     ru["strategy"] = ru.event + ", " + ru.elder
@@ -983,8 +964,7 @@ def _deal_sections(ctx):
 
 
 def _partie_section(ctx):
-    from ..report import Section
-    import matplotlib.pyplot as plt
+    from ..report import Section, distribution_plot
 
     tables, nets = [], {}
     strategies = _seat_strategies("a", ("heuristic", "greedy"), "b", ("heuristic", "greedy"))
@@ -998,16 +978,9 @@ def _partie_section(ctx):
         "ru_seed presets settle by королики (+100 rounded, рефет x2, сквозная запись +100), classic by "
         "the rubicon. Net results are player A's; by symmetry their mean should be near zero.",
         tables=[("Partie outcomes", pd.concat(tables, ignore_index=True))])
-    fig, ax = plt.subplots(figsize=(8, 4))
-    for preset, hist in nets.items():
-        values = (np.arange(hist.size) - hist.size // 2) * 10
-        nz = np.nonzero(hist)[0]
-        lo, hi = nz.min(), nz.max() + 1
-        ax.step(values[lo:hi], hist[lo:hi] / hist.sum(), where="mid", label=preset)
-    ax.set_xlabel("net result of player A in one partie")
-    ax.set_ylabel("probability")
-    ax.set_yscale("log")
-    ax.legend()
+    bins = next(iter(nets.values())).size
+    fig = distribution_plot(nets, "net result of player A in one partie",
+                            values=(np.arange(bins) - bins // 2) * 10, legend_size=10)
     section.figures.append(("Distribution of a partie's net result.", fig))
     return section
 

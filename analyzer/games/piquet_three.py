@@ -471,8 +471,7 @@ def _game_strategies(exchange: str, play: str) -> dict[str, str]:
 
 
 def build_report(ctx) -> list:
-    from ..report import Section
-    import matplotlib.pyplot as plt
+    from ..report import Section, distribution_plot
 
     key, full, hands, totals = [], [], None, {}
     for preset in PRESETS:
@@ -502,15 +501,8 @@ def build_report(ctx) -> list:
         tables=[("Key rates by seat (estimates; intervals in the next table)", by_seat.reset_index()),
                 ("Key rates with intervals", key_table),
                 ("Every deal statistic", pd.concat(full, ignore_index=True))])
-    fig, ax = plt.subplots(figsize=(8, 4))
-    for preset, hist in totals.items():
-        for p, who in enumerate(SEATS):
-            top = int(np.nonzero(hist[p])[0].max()) + 1
-            ax.step(np.arange(top), hist[p][:top] / hist[p].sum(), where="mid", label=f"{preset}, {who}")
-    ax.set_yscale("log")
-    ax.set_xlabel("deal total (heuristic exchange, greedy play)")
-    ax.set_ylabel("probability")
-    ax.legend(fontsize=7)
+    fig = distribution_plot({f"{preset}, {who}": hist[p] for preset, hist in totals.items() for p, who in enumerate(SEATS)},
+                            "deal total (heuristic exchange, greedy play)", legend_size=7)
     deals.figures.append(("Distribution of three-handed deal totals by seat.", fig))
     hand_section = Section(
         "Single 10-card hands: simulation beside exact values",
