@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import signal
 import sys
+import threading
 import time
 from concurrent.futures import Executor, FIRST_COMPLETED, ProcessPoolExecutor, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
@@ -194,40 +195,61 @@ def run(config: RunConfig, workers: int = 1, backend: str = "threads", executor:
     own_executor = executor is None
     if own_executor:
         executor = make_executor(backend, workers)
+    # Shards in flight at once: enough to keep every worker busy, few enough that waiting and
+    # stopping stay cheap (a cluster may have many more workers than this machine).
+    window = 4 * workers if own_executor and backend != "dask" else 256
     if progress is None:
         progress = sys.stderr.isatty()
     bar = tqdm(total=sum(config.shard_deals(i) for i in todo), unit="deal", unit_scale=True,
                disable=not progress, delay=1.0, file=sys.stderr, desc=f"{config.game} {config.analysis}")
     counters, done = None, []
     start = time.perf_counter()
-    pending = {}
+    stop = threading.Event()
+    previous_handler = None
+    if threading.current_thread() is threading.main_thread():
+        # Ctrl-C asks to stop: no new shards start, the running ones finish and are kept.
+        # A second Ctrl-C interrupts at once.
+        def request_stop(signum, frame):
+            if stop.is_set():
+                raise KeyboardInterrupt
+            stop.set()
+        previous_handler = signal.signal(signal.SIGINT, request_stop)
+    queue = iter(todo)
+    in_flight: dict = {}
+
+    def keep(index, part, seconds):
+        nonlocal counters
+        if on_shard is not None:
+            on_shard(index, part, seconds)
+        counters = merge_counters(counters, part)
+        done.append(index)
+        bar.update(config.shard_deals(index))
+
     try:
-        pending = {executor.submit(_run_shard_timed, config, i): i for i in todo}
-        while pending:
-            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+        while True:
+            while not stop.is_set() and len(in_flight) < window:
+                index = next(queue, None)
+                if index is None:
+                    break
+                in_flight[executor.submit(_run_shard_timed, config, index)] = index
+            if not in_flight:
+                break
+            finished, _ = wait(in_flight, timeout=0.25, return_when=FIRST_COMPLETED)
             for future in finished:
-                index = pending.pop(future)
-                part, seconds = future.result()
-                if on_shard is not None:
-                    on_shard(index, part, seconds)
-                counters = merge_counters(counters, part)
-                done.append(index)
-                bar.update(config.shard_deals(index))
-    except KeyboardInterrupt:
-        for future in pending:
+                keep(in_flight.pop(future), *future.result())
+    except KeyboardInterrupt:  # a second Ctrl-C, or no handler could be installed (not the main thread)
+        for future in in_flight:
             future.cancel()
-        # Shards already running finish (a kernel cannot be stopped half way); keep them.
-        for future, index in pending.items():
+        for future, index in in_flight.items():
             if not future.cancelled():
                 try:
                     part, seconds = future.result()
                 except Exception:  # a process worker torn down by the interrupt
                     continue
-                if on_shard is not None:
-                    on_shard(index, part, seconds)
-                counters = merge_counters(counters, part)
-                done.append(index)
+                keep(index, part, seconds)
     finally:
+        if previous_handler is not None:
+            signal.signal(signal.SIGINT, previous_handler)
         bar.close()
         if own_executor:
             executor.shutdown(wait=True, cancel_futures=True)
