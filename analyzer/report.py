@@ -168,28 +168,43 @@ def format_table(df: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def rate_bars(table: pd.DataFrame, label: str, title: str = "", ax=None):
-    """A bar chart of the rates in `table` (columns estimate, ci_low, ci_high) with their 95%
-    intervals as error bars; `label` names the column that labels the bars. Returns the figure."""
+def interval_bars(labels, estimate, low, high, xlabel: str, exact=None, title: str = "", ax=None, scale: float = 1.0):
+    """Horizontal bars of estimates with their 95% intervals as error bars, one bar a label (top
+    to bottom in the given order); `exact` values, where finite, are drawn as red ticks, and a
+    zero line marks differences that cross zero. `scale` multiplies every value (100 for percent).
+    Returns the figure."""
+    labels = [str(v) for v in labels]
     if ax is None:
-        fig, ax = plt.subplots(figsize=(8, max(2.0, 0.35 * len(table) + 1)))
+        fig, ax = plt.subplots(figsize=(8, max(2.0, 0.35 * len(labels) + 1)))
     else:
         fig = ax.figure
-    y = np.arange(len(table))
-    est = table["estimate"].to_numpy(float)
-    err = np.vstack([est - table["ci_low"].to_numpy(float), table["ci_high"].to_numpy(float) - est])
-    ax.barh(y, 100 * est, xerr=100 * err, color="#4c78a8", ecolor="black", capsize=3)
-    if "exact" in table.columns:
-        exact = table["exact"].to_numpy(float)
-        ax.scatter(100 * exact, y, marker="|", s=200, color="#e45756", zorder=3, label="exact")
+    y = np.arange(len(labels))
+    est = scale * np.asarray(estimate, float)
+    err = np.vstack([est - scale * np.asarray(low, float), scale * np.asarray(high, float) - est])
+    # clipped: a zero-width interval can come out a rounding error below the estimate
+    ax.barh(y, est, xerr=np.clip(np.nan_to_num(err), 0, None), color="#4c78a8", ecolor="black", capsize=3)
+    if exact is not None:
+        exact = scale * np.asarray(exact, float)
         if np.isfinite(exact).any():
+            ax.scatter(exact, y, marker="|", s=200, color="#e45756", zorder=3, label="exact")
             ax.legend(loc="lower right")
-    ax.set_yticks(y, table[label].astype(str))
-    ax.invert_yaxis()
-    ax.set_xlabel("percent (bars: estimate with 95% interval)")
+    if (est < 0).any():
+        ax.axvline(0, color="grey", lw=0.8)
+    ax.set_yticks(y, labels)
+    if not ax.yaxis_inverted():  # first label on top (axes sharing y are inverted once)
+        ax.invert_yaxis()
+    ax.set_xlabel(xlabel)
     if title:
         ax.set_title(title)
     return fig
+
+
+def rate_bars(table: pd.DataFrame, label: str, title: str = "", ax=None):
+    """A bar chart of the rates in `table` (columns estimate, ci_low, ci_high, and exact if known)
+    with their 95% intervals, in percent; `label` names the column that labels the bars."""
+    return interval_bars(table[label], table["estimate"], table["ci_low"], table["ci_high"],
+                         "percent (bars: estimate with 95% interval)", exact=table.get("exact"),
+                         title=title, ax=ax, scale=100.0)
 
 
 def distribution_plot(histograms: dict, xlabel: str, values=None, threshold=None, legend_size: int = 8):

@@ -174,3 +174,19 @@ def test_rate_bars_draw_estimates_with_their_intervals():
     error_segments = [c for c in ax.collections if hasattr(c, "get_segments") and c.get_segments()]
     lows_highs = sorted((seg[0][0], seg[1][0]) for c in error_segments for seg in c.get_segments() if len(seg) == 2)
     assert lows_highs == [(pytest.approx(8.0), pytest.approx(13.0)), (pytest.approx(45.0), pytest.approx(55.0))]
+
+
+def test_interval_bars_on_shared_axes_keep_the_first_label_on_top_and_mark_zero():
+    import matplotlib.pyplot as plt
+    from analyzer.report import interval_bars
+
+    fig, axes = plt.subplots(1, 2, sharey=True)
+    for ax in axes:
+        interval_bars(["first", "second"], [-0.5, 1.0], [-0.9, 0.2], [-0.1, 1.8], "difference", ax=ax)
+    fig.canvas.draw()
+    assert [t.get_text() for t in axes[0].get_yticklabels()] == ["first", "second"]
+    for ax in axes:
+        bottom, top = ax.get_ylim()
+        assert bottom > top  # inverted once: bar 0 ("first") is drawn at the top
+        assert any(line.get_xdata()[0] == 0 for line in ax.get_lines())  # the zero line of a negative estimate
+    plt.close(fig)

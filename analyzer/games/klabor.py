@@ -674,24 +674,28 @@ def _run(ctx, analysis: str, deals: int, overrides: dict | None = None, strategi
 
 
 def build_report(ctx) -> list:
-    from ..report import Section
+    from ..report import Section, interval_bars, rate_bars
     import matplotlib.pyplot as plt
 
     sections = []
     odds = ctx.run("klabor", "odds", "standard", REPORT_ODDS_DEALS)
-    sections.append(Section(
+    odds_rates = odds_table(odds.counters)
+    section = Section(
         "Klabor: sequences and bella in the dealt hands",
         "Each deal gives two hands: the first 6 cards (at the bidding) and all 9. Single-hand rows pool "
         "both hands (n = 2 x deals); `exact` is computed in code by counting suit patterns (rules §10), "
         "`z` is the estimate's distance from it in standard errors.",
-        tables=[("Sequence and bella odds", odds_table(odds.counters))]))
+        tables=[("Sequence and bella odds", odds_rates)])
+    section.figures.append(("Sequence and bella odds by hand: estimates with 95% intervals, exact values in red.",
+                            rate_bars(odds_rates, "event")))
+    sections.append(section)
 
     standard = ctx.run("klabor", "deals", "standard", REPORT_DEALS)
     pimc = _run(ctx, "deals", REPORT_PIMC_DEALS, strategies={"play_a": "pimc", "play_b": "pimc"})
     sensitivity = [("rules file defaults", standard.counters)]
     for label, overrides in RULE_VARIANTS:
         sensitivity.append((label, ctx.run("klabor", "deals", "standard", REPORT_VARIANT_DEALS, overrides).counters))
-    sections.append(Section(
+    section = Section(
         "Klabor: who makes the trump and how often the maker is baited",
         "Single deals with both players bidding at strength threshold 50 (card points of the 6 cards "
         "with the candidate trump, +10 per trump, the turn-up counted for the holder of the trump 7). "
@@ -701,7 +705,17 @@ def build_report(ctx) -> list:
         "with schmeiss on most offers are accepted, which voids about half of the deals).",
         tables=[("greedy play, threshold 50", deals_table(standard.counters)),
                 ("pimc play (both players), threshold 50", deals_table(pimc.counters)),
-                ("Sensitivity to the open rules", sensitivity_table(sensitivity))]))
+                ("Sensitivity to the open rules", sensitivity_table(sensitivity))])
+    fig, axes = plt.subplots(1, 2, figsize=(11, 6.5), sharey=True)
+    for ax, (label, counters) in zip(axes, (("greedy play", standard.counters), ("pimc play", pimc.counters))):
+        rates = deals_table(counters)
+        rates = rates[rates.event.isin(["maker", "maker baited"]) & rates.who.isin(SEATS)]
+        rates = rates.assign(label=rates.event + ", " + rates.who + ", " + rates["round"] + " suit")
+        rate_bars(rates, "label", title=f"{label} ({int(counters['deals'][0]):,} deals)", ax=ax)
+    fig.tight_layout()
+    section.figures.append(("Who makes the trump and how often the maker is baited, by seat and round: "
+                            "greedy against pimc card play (the bidding is the same).", fig))
+    sections.append(section)
 
     th = ctx.run("klabor", "thresholds", "standard", REPORT_THRESHOLD_DEALS)
     table = thresholds_table(th.counters, th.config.rule_options)
@@ -731,7 +745,7 @@ def build_report(ctx) -> list:
     duel = _run(ctx, "thresholds", REPORT_PIMC_DEALS // 4, strategies={"play_a": "pimc"})
     duel_table = thresholds_table(duel.counters, duel.config.rule_options)
     same = duel_table[duel_table.threshold == duel.config.rule_options["opponent_threshold"]].iloc[0]
-    sections.append(Section(
+    section = Section(
         "Klabor: pimc against greedy card play",
         "Duplicate deals: player A plays pimc (each card chosen by solving "
         f"{duel.config.rule_options['pimc_samples']} sampled layouts of the unseen cards double-dummy), "
@@ -739,7 +753,13 @@ def build_report(ctx) -> list:
         f"({int(same.threshold)}) the bidding is the same for both, so A's net per deal pair "
         f"({same['net per deal pair']:.1f}, 95% interval {same['net ci_low']:.1f} to {same['net ci_high']:.1f}) "
         "measures the card play alone; the other rows also change A's bidding.",
-        tables=[("pimc (A) against greedy (B) by A's threshold", duel_table)]))
+        tables=[("pimc (A) against greedy (B) by A's threshold", duel_table)])
+    section.figures.append((
+        "A's net points per deal pair by A's bidding threshold with 95% intervals: pimc against greedy "
+        "(duplicate deals).",
+        interval_bars(duel_table.threshold.astype(int).map(lambda t: f"threshold {t}"), duel_table["net per deal pair"],
+                      duel_table["net ci_low"], duel_table["net ci_high"], "A's net points per deal pair")))
+    sections.append(section)
 
     games = ctx.run("klabor", "games", "standard", REPORT_GAMES)
     section = Section("Klabor: games to 501",

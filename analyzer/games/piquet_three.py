@@ -471,7 +471,8 @@ def _game_strategies(exchange: str, play: str) -> dict[str, str]:
 
 
 def build_report(ctx) -> list:
-    from ..report import Section, distribution_plot
+    import matplotlib.pyplot as plt
+    from ..report import Section, distribution_plot, rate_bars
 
     key, full, hands, totals = [], [], None, {}
     for preset in PRESETS:
@@ -504,12 +505,25 @@ def build_report(ctx) -> list:
     fig = distribution_plot({f"{preset}, {who}": hist[p] for preset, hist in totals.items() for p, who in enumerate(SEATS)},
                             "deal total (heuristic exchange, greedy play)", legend_size=7)
     deals.figures.append(("Distribution of three-handed deal totals by seat.", fig))
+    fig, axes = plt.subplots(1, 3, figsize=(13, 5.5), sharey=True)
+    for ax, event in zip(axes, ("repik", "pik", "capot")):
+        rows = key_table[(key_table.event == event) & (key_table.rules == next(iter(PRESETS)))]
+        rate_bars(rows.assign(label=rows.exchange + " + " + rows.play + ", " + rows.seat), "label", title=event, ax=ax)
+    fig.tight_layout()
+    deals.figures.append((f"Repik, pik and capot by seat for each exchange + play strategy ({next(iter(PRESETS))}, "
+                          "95% intervals; pimc and best_expected rows have fewer deals).", fig))
     hand_section = Section(
         "Single 10-card hands: simulation beside exact values",
         "Events of the dealt 10-card hands (before the exchange), by seat, beside exact probabilities "
         "counted as rules/piquet.md §14.2 does for 12-card hands (suits independent given their sizes; "
         f"C(32, 10) = {comb(32, 10):,} hands).",
         tables=[("Hand events", hands)])
+    fig, axes = plt.subplots(1, len(SEATS), figsize=(13, 6), sharey=True)
+    for ax, seat in zip(axes, SEATS):
+        rate_bars(hands[hands.seat == seat], "event", title=f"{seat}'s dealt hand", ax=ax)
+    fig.tight_layout()
+    hand_section.figures.append(("Events of the dealt 10-card hands by seat: estimates with 95% intervals, exact "
+                                 "values in red.", fig))
     games = []
     for preset in PRESETS:
         result = ctx.run("piquet_three", "game", preset, REPORT_GAMES, strategies=_game_strategies("heuristic", "greedy"))

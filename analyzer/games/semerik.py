@@ -643,7 +643,7 @@ def deal_points_distribution(counters: dict[str, np.ndarray]) -> pd.DataFrame:
 
 
 def build_report(ctx) -> list:
-    from ..report import Section
+    from ..report import Section, rate_bars
     import matplotlib.pyplot as plt
 
     sections = []
@@ -667,6 +667,10 @@ def build_report(ctx) -> list:
     ax.set_ylabel("probability")
     ax.legend()
     section.figures.append(("One hand's declaration points: simulated against exact.", fig))
+    rates = odds[odds["count"].notna() & ~(odds.event.str.startswith(("exactly", "4 ", "3-2-", "baba in ")) & (odds.section == "hand"))]
+    rates = rates.assign(label=rates.section + ": " + rates.event + " (" + rates.who + ")")
+    section.figures.append(("Declaration odds by hand, partnership and table with 95% intervals, exact values in red.",
+                            rate_bars(rates, "label")))
     sections.append(section)
 
     matchups = [("greedy", "greedy"), ("random", "random"), ("greedy", "random")]
@@ -733,6 +737,10 @@ def build_report(ctx) -> list:
     ax.set_ylabel("share of games")
     ax.legend()
     section.figures.append(("Game length.", fig))
+    wins = pd.concat([table[(table.section == "winner") & table.who.str.startswith("A")].assign(label=lambda t, n=name: n.removeprefix("Games to 21, ") + ": " + t.event)
+                      for name, table in game_tables])
+    section.figures.append(("Partnership A's game and double-game rates by strategy pairing (95% intervals).",
+                            rate_bars(wins, "label")))
     sections.append(section)
     return sections
 

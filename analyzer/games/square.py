@@ -749,7 +749,7 @@ def _value(table: pd.DataFrame, event: str) -> float:
 
 
 def build_report(ctx) -> list:
-    from ..report import Section
+    from ..report import Section, interval_bars, rate_bars
     import matplotlib.pyplot as plt
 
     sections = []
@@ -871,6 +871,19 @@ def build_report(ctx) -> list:
     ax.set_ylabel("mean net score per deal")
     ax.legend()
     sections[3].figures.append(("Mean net score of the tested side by closing threshold (95% intervals).", fig))
+    rates = base_table[base_table["count"].notna() & ((base_table.exact >= 0.001) | base_table.event.str.contains("closable"))]
+    sections[1].figures.append(("Random squares of 32 cards: simulated rates with 95% intervals, exact values in red "
+                                "(scores rarer than 0.1% left out).",
+                                rate_bars(rates.assign(label=rates.square + ": " + rates.event), "label")))
+    closed = pd.concat([tables[label][0].query("event == 'deal closed'").assign(variant=label) for label in tables])
+    net = pd.concat([tables[label][0].query("event == 'mean net score A - B'").assign(variant=label) for label in tables])
+    fig, axes = plt.subplots(1, 2, figsize=(12, 5.5), sharey=True)
+    rate_bars(closed, "variant", title="deals closed", ax=axes[0])
+    interval_bars(net.variant, net.estimate, net.ci_low, net.ci_high, "mean net score A - B per deal",
+                  title="side A's advantage (A moves first)", ax=axes[1])
+    fig.tight_layout()
+    sections[4].figures.append(("How each reconstructed option and each strategy pairing moves the closing rate and "
+                                "the first mover's advantage (95% intervals).", fig))
     return sections
 
 

@@ -728,7 +728,7 @@ def _fmt_exact(value) -> str:
 
 
 def build_report(ctx) -> list:
-    from ..report import Section
+    from ..report import Section, interval_bars
     import matplotlib.pyplot as plt
 
     summary, lengths, results = [], [], {}
@@ -752,10 +752,10 @@ def build_report(ctx) -> list:
     sections = [Section(
         "Ved'ma: who is left with the witch",
         "Each deal is played to the end with uniform random draws. Seat 0 sits at the dealer's left "
-        "and draws first; the last seat deals. `seed` order: no preliminary discard, each player "
+        "and draws first; the last seat deals. `literal` order (the `seed` preset): no preliminary discard, each player "
         "discards his pairs after his own draw (the seed's wording); `standard` order: all pairs are "
         "discarded before the first draw. `exact` is the solution of the game's Markov chain "
-        "(standard order: 2-3 players with both packs and 4 players with 32 cards; seed order: 2 "
+        "(standard order: 2-3 players with both packs and 4 players with 32 cards; literal order: 2 "
         "players); `z` is the estimate's distance from it in standard errors.",
         tables=[("P(lose) by seat", summary_df)])]
     fig, axes = plt.subplots(2, 2, figsize=(11, 7), sharey=True)
@@ -763,12 +763,17 @@ def build_report(ctx) -> list:
         ax = axes[i, j]
         for players in range(MIN_PLAYERS, MAX_PLAYERS + 1):
             rows = summary_df[(summary_df.order == order) & (summary_df.deck == deck) & (summary_df.players == players)]
-            ax.plot(range(players), rows.estimate, marker="o", label=f"{players} players")
+            line = ax.errorbar(range(players), rows.estimate, yerr=[rows.estimate - rows.ci_low, rows.ci_high - rows.estimate],
+                               marker="o", capsize=3, label=f"{players} players")
+            ax.scatter(range(players), rows.exact, marker="_", s=150, color=line[0].get_color(), zorder=3)
         ax.set_title(f"{order} order, {deck} cards")
         ax.set_xlabel("seat (0 draws first, last = dealer)")
         ax.set_ylabel("P(lose)")
     axes[0, 0].legend(fontsize=8)
-    sections[0].figures.append(("P(lose) by seat; a fair game would give 1/players to every seat.", fig))
+    fig.tight_layout()
+    sections[0].figures.append(("P(lose) by seat with 95% intervals (often smaller than the markers); a horizontal "
+                                "dash is the exact value where it is known. A fair game would give 1/players "
+                                "to every seat.", fig))
 
     exact_rows = []
     for (players, deck, order) in [(2, 32, "standard"), (2, 32, "literal"), (2, 52, "standard"), (2, 52, "literal"),
@@ -793,7 +798,7 @@ def build_report(ctx) -> list:
             hist = results[("literal", deck, players)].counters["draws_hist"]
             top = int(np.searchsorted(np.cumsum(hist) / hist.sum(), 0.999)) + 1
             ax.step(np.arange(top), hist[:top] / hist.sum(), where="mid", label=f"{players} players")
-        ax.set_title(f"seed order, {deck} cards")
+        ax.set_title(f"literal order, {deck} cards")
         ax.set_xlabel("number of draws in a deal")
         ax.set_ylabel("probability")
         ax.legend(fontsize=8)
@@ -802,13 +807,17 @@ def build_report(ctx) -> list:
         "Number of draws from the first draw to the end (a draw is one card taken from the right-hand "
         "neighbour). q10..q99 are quantiles of the simulated distribution.",
         tables=[("Game length", pd.DataFrame(lengths))],
-        figures=[("Distribution of the number of draws, seed order.", fig)]))
+        figures=[("Distribution of the number of draws, literal order.", fig)]))
 
     placement_tables = []
-    for weight in REPORT_EDGE_WEIGHTS:
+    fig, axes = plt.subplots(1, len(REPORT_EDGE_WEIGHTS), figsize=(11, 4.5), sharey=True)
+    for ax, weight in zip(np.atleast_1d(axes), REPORT_EDGE_WEIGHTS):
         result = ctx.run("vedma", "placement", "seed", REPORT_PLACEMENT_DEALS, {"edge_weight": weight})
         table = placement_table(result.counters, result.config.rule_options)
-        placement_tables.append((f"Witch placement, 4 players, 32 cards, seed order, edge weight {weight}", table))
+        placement_tables.append((f"Witch placement, 4 players, 32 cards, literal order, edge weight {weight}", table))
+        interval_bars(table.seat + ", " + table.smart_holders, 100 * table.difference, 100 * table.diff_ci_low,
+                      100 * table.diff_ci_high, "change in P(lose), percentage points", title=f"edge weight {weight}", ax=ax)
+    fig.tight_layout()
     sections.append(Section(
         "Ved'ma: does it matter where the witch sits in the fan?",
         "A drawer who is not perfectly random tends to favour some positions of a fanned hand. Model: "
@@ -819,7 +828,9 @@ def build_report(ctx) -> list:
         "random order. Every deal is played with all holders random, with one seat smart, and with "
         "every seat smart; `difference` is the paired change in that seat's P(lose) on the same deals, "
         "with a 95% interval.",
-        tables=placement_tables))
+        tables=placement_tables,
+        figures=[("Smart against random placement on the same deals: the change in each seat's P(lose) "
+                  "with its 95% interval (negative: the smart holder loses less).", fig)]))
 
     session_rows = []
     for (order, deck, players), result in results.items():
