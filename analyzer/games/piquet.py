@@ -872,7 +872,7 @@ def _seat_strategies(prefix_a, a, prefix_b, b):
 
 
 def _declarations_section(ctx):
-    from ..report import Section, distribution_plot
+    from ..report import Section, distribution_plot, rate_bars
 
     tables, results = {}, {}
     for preset in PRESETS:
@@ -896,6 +896,10 @@ def _declarations_section(ctx):
                             "declaration total of a player (dealt hand, no exchange)", threshold=30, legend_size=10)
     section.figures.append(("Distribution of the elder's declaration total; the dashed line is the repik "
                             "threshold of 30.", fig))
+    hand = tables["ru_seed"]
+    hand = hand[(hand.section == "hand") & (hand.player == "elder")]
+    section.figures.append(("ru_seed: events of the elder's dealt 12 cards with 95% intervals, exact values in red.",
+                            rate_bars(hand, "event")))
     return section
 
 
