@@ -225,6 +225,39 @@ def test_pik_and_repik_exclusive_in_recorded_deals():
         assert [r.elder.total, r.younger.total] == s["total"], seed
 
 
+@pytest.mark.parametrize("exchange", ["refuse", "heuristic"])
+def test_repik_and_pik_by_dealt_hand_feature_match_the_recorded_deals(exchange):
+    # Each one-deal shard's by_feature counters sit exactly at the bins of the dealt hands as the
+    # slow reference evaluates them, holding that deal's repik and pik.
+    options = _options("ru_seed")
+    strategies = {**_strategies(exchange), "elder_announce": "sure", "younger_announce": "sure"}
+    n_bins = len(kernel.new_deal_counters()["by_feature"][0, 0])
+    for seed in range(150):
+        def generators():
+            return [np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(0, s))) for s in range(3)]
+        by_feature = kernel.deal_shard(generators(), 1, options, strategies)["by_feature"]
+        d = kernel.play_one_deal(generators(), options, strategies)
+        for p in range(2):
+            held = ref.player_holdings(PIQUET32.format(d["dealt"][p]).split(), "ru_seed")
+            bins = (min(held["uncontested"] // 10, n_bins - 1), held["point_len"])
+            for f, b in enumerate(bins):
+                expected = np.zeros((n_bins, 3), np.int64)
+                expected[b] = (1, d["score"]["repik"][p], d["score"]["pik"][0] if p == 0 else 0)
+                assert np.array_equal(by_feature[f, p], expected), (seed, p, f)
+
+
+def test_without_exchange_no_repik_below_an_uncontested_value_of_30():
+    # Keeping the dealt hand, a player declares at most its uncontested value, and repik needs 30
+    # in declarations alone: the rate must be exactly 0 below 30 and positive above.
+    c = run(RunConfig("piquet", "deal", "ru_seed", deals=100_000, seed=5, strategies=_strategies("refuse"))).counters
+    by_value = c["by_feature"][0]
+    assert by_value[:, :3, 1].sum() == 0
+    assert by_value[:, 3:, 1].sum() > 0
+    assert np.array_equal(by_value[:, :, 1].sum(axis=1), c["repik"])
+    assert by_value[0, :, 2].sum() == c["pik"][0] and by_value[1, :, 2].sum() == 0
+    assert np.all(by_value[:, :, 0].sum(axis=1) == 100_000)
+
+
 def test_refuse_reproduces_no_exchange_repik_rate():
     # §14.4: with both players keeping their dealt hands the repik rate is 0.05240 per player.
     deals = 200_000

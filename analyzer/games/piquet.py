@@ -810,6 +810,28 @@ def deal_table(counters: dict[str, np.ndarray]) -> pd.DataFrame:
     return table
 
 
+def feature_table(counters: dict[str, np.ndarray]) -> pd.DataFrame:
+    """Repik (each player) and pik (elder) rates by a feature of the player's dealt hand, with
+    Wilson 95% intervals; n is the number of deals in which the player was dealt that value."""
+    by_feature = counters["by_feature"]
+    rows = []
+    for f, feature in enumerate(core.HAND_FEATURES):
+        for p, who in enumerate(PLAYERS):
+            for b in np.nonzero(by_feature[f, p, :, 0])[0]:
+                if feature == "uncontested value":
+                    value = f"{10 * b}-{10 * b + 9}" if b < by_feature.shape[2] - 1 else f"{10 * b}+"
+                else:
+                    value = str(b)
+                for e, event in enumerate(core.FEATURE_EVENTS[1:], start=1):
+                    if event == "pik" and who != "elder":
+                        continue
+                    row = _rate_rows("deal", event, who, by_feature[f, p, b, e], by_feature[f, p, b, 0])
+                    rows.append(dict(feature=feature, value=value, **{k: v for k, v in row.items() if k != "section"}))
+    table = pd.DataFrame(rows).drop(columns="exact")
+    table["count"] = table["count"].astype("Int64")
+    return table
+
+
 def partie_table(counters: dict[str, np.ndarray]) -> pd.DataFrame:
     n = int(counters["parties"][0])
     rows = []
@@ -904,9 +926,10 @@ def _declarations_section(ctx):
 
 
 def _deal_sections(ctx):
+    import matplotlib.pyplot as plt
     from ..report import Section, distribution_plot, rate_bars
 
-    summary, full, hists = [], [], {}
+    summary, full, hists, features = [], [], {}, {}
     for preset in PRESETS:
         pairs = [((ex, pl), (ex, pl), deals) for ex, pl, deals in DEAL_GRID] + list(MIXED)
         for elder, younger, deals in pairs:
@@ -920,6 +943,8 @@ def _deal_sections(ctx):
                 summary.append({**label, **row.to_dict()})
             if elder == younger == ("heuristic", "greedy"):
                 hists[preset] = result.counters["total_hist"]
+            if preset == "ru_seed" and elder == younger and elder[1] == "greedy" and elder[0] in ("refuse", "heuristic"):
+                features[elder[0]] = feature_table(result.counters).assign(strategy=f"{elder[0]}+greedy")
     key = pd.DataFrame(summary)
     pik = key[key.event.isin(("repik", "pik"))]
     pik_table = pik.pivot_table(index=["rules", "elder", "younger"], columns=["event", "player"], values="estimate")
@@ -946,6 +971,18 @@ def _deal_sections(ctx):
     deals_section.figures.append(("ru_seed: elder's repik and pik rate by strategy (both seats alike), with "
                                   "95% intervals; the small samples of the expensive strategies show as wide bars.",
                                   rate_bars(ru, "strategy")))
+    by_value = pd.concat(features.values(), ignore_index=True)
+    by_value = by_value[(by_value.feature == "uncontested value") & (by_value.player == "elder")]
+    deals_section.tables.append(("ru_seed: the elder's repik and pik rates by the uncontested value of his dealt hand",
+                                 by_value))
+    fig, axes = plt.subplots(1, 2, figsize=(12, 5), sharey=True)
+    for ax, event in zip(axes, ("repik", "pik")):
+        rows = by_value[by_value.event == event]
+        rate_bars(rows.assign(label=rows.strategy + ", dealt value " + rows.value), "label", title=f"elder's {event}", ax=ax)
+    fig.tight_layout()
+    deals_section.figures.append(("ru_seed: the elder's repik and pik rates by what his dealt hand would score if "
+                                  "it won every category (before the exchange), without exchange and with the "
+                                  "heuristic one, greedy play; 95% intervals.", fig))
 
     classic = key[(key.rules == "classic")]
     rows = []

@@ -51,6 +51,12 @@ cdef enum:
     ROW_PLAYER0 = 2
     N_PLAYER_FIELDS = 7
     ROW_WIDTH = ROW_PLAYER0 + 2 * N_PLAYER_FIELDS
+    FEATURE_BINS = 9             # dealt-hand features: uncontested value in tens (80+ last), point length 0..8
+
+# The deal kernel counts repik and pik by a feature of the player's dealt hand (by_feature[feature,
+# player, bin, event]); pik is the elder's only.
+HAND_FEATURES = ("uncontested value", "point length")
+FEATURE_EVENTS = ("deals", "repik", "pik")
 
 PLAYER_FIELDS = ("carte_blanche", "point", "sequences", "sets", "total", "repik", "uncontested")
 ROW_LAYOUT = ("elder", "younger") + tuple(f"{who}_{f}" for who in ("elder", "younger") for f in PLAYER_FIELDS)
@@ -482,6 +488,7 @@ def new_deal_counters():
         "diff_sum": np.zeros(1, np.int64),                          # sum of elder - younger
         "diff_sq_sum": np.zeros(1, np.int64),
         "pimc_fallbacks": np.zeros(1, np.int64),
+        "by_feature": np.zeros((len(HAND_FEATURES), 2, FEATURE_BINS, len(FEATURE_EVENTS)), np.int64),
     }
 
 
@@ -504,8 +511,11 @@ def deal_shard(bit_generators, Py_ssize_t n_deals, dict rules_spec, dict strateg
     cdef int64_t[:, ::1] category = counters["category_winner"], total_hist = counters["total_hist"]
     cdef int64_t[:, ::1] decl_hist = counters["decl_hist"], play_hist = counters["play_hist"]
     cdef int64_t[:, ::1] tricks_hist = counters["tricks_hist"], exch_hist = counters["exchanged_hist"]
+    cdef int64_t[:, :, :, ::1] by_feature = counters["by_feature"]
+    cdef HandEval ev
+    cdef int bins[2]
     cdef uint8_t cards[N_CARDS]
-    cdef int c, p, diff
+    cdef int c, p, f, diff
     for c in range(N_CARDS):
         cards[c] = <uint8_t>c
     cdef Rng deal_rng
@@ -538,6 +548,13 @@ def deal_shard(bit_generators, Py_ssize_t n_deals, dict rules_spec, dict strateg
                     play_hist[p, score.play[p]] += 1
                     tricks_hist[p, score.tricks[p]] += 1
                     exch_hist[p, rec.exchanged[p]] += 1
+                    evaluate_hand(rec.dealt[p], &g.tables, &g.rules, &ev)
+                    bins[0] = min(uncontested_value(rec.dealt[p], &ev, &g.rules) // 10, FEATURE_BINS - 1)
+                    bins[1] = ev.point_len
+                    for f in range(2):
+                        by_feature[f, p, bins[f], 0] += 1
+                        by_feature[f, p, bins[f], 1] += score.repik[p]
+                        by_feature[f, p, bins[f], 2] += score.pik if p == ELDER else 0
                 divided[0] += score.tricks[0] == TRICKS // 2
                 diff = score.total[0] - score.total[1]
                 winner[0 if diff > 0 else (1 if diff < 0 else 2)] += 1
