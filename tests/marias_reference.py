@@ -55,12 +55,13 @@ def legal(hand, trick, trump, betl, seven_guard=False, queen_first=False):
     return cand
 
 
-def replay(hands, actor, game, trump, cards, seven_holder=None, queen_first=False):
-    """Replay a card sequence (the actor leads); check every card is legal and return the outcome
-    and the legal sets faced at each play."""
+def replay(hands, actor, game, trump, cards, seven_holder=None, queen_first=False, leader=None):
+    """Replay a card sequence (the actor leads unless `leader` is given); check every card is
+    legal and return the outcome and the legal sets faced at each play."""
     betl = game in ("maly", "velky")
     hands = [list(h) for h in hands]
-    leader, tricks, winners, legal_sets = actor, [], [], []
+    leader = actor if leader is None else leader
+    tricks, winners, legal_sets = [], [], []
     taken = [0, 0, 0]
     points = [0, 0, 0]
     declared, hlasy = set(), {0: [], 1: [], 2: []}
@@ -129,3 +130,54 @@ def minimax(hands, leader, actor, game, trump, seven_holder=None, trick=(), tric
         if best is None or (value > best if seat == actor else value < best):
             best = value
     return best
+
+
+# ---------------------------------------------------------------------------------------------
+# The deal and protocol L's auction (§2, §3.6), from the rules text
+
+def deal_packets(order, protocol):
+    """Hands (forehand = seat 0, middle 1, rear 2) from the shuffled order of the 32 cards.
+    V: 7 to the forehand, 5 middle, 5 rear, 5 forehand, 5 middle, 5 rear; no talon yet.
+    L: 5 each, 2 to the talon, 5 each."""
+    if protocol == "V":
+        return [order[0:7] + order[17:22], order[7:12] + order[22:27], order[12:17] + order[27:32]], []
+    return [order[0:5] + order[17:22], order[5:10] + order[22:27], order[10:15] + order[27:32]], order[15:17]
+
+
+LADDER = [("hra", None), ("sedma", None), ("sedma", "H"), ("stovka", None), ("sto_a_sedem", None),
+          ("stovka", "H"), ("sto_a_sedem", "H"), ("maly", None), ("velky", None)]
+
+
+def rung_of(game, trump):
+    """The ladder's rung of a contract: the hearts rung when it has one and trumps are hearts."""
+    if trump == "H" and (game, "H") in LADDER:
+        return LADDER.index((game, "H"))
+    return LADDER.index((game, None))
+
+
+PASS, HOLD = 0, 9
+
+
+def auction_l(limits):
+    """§3.6 step 3, each player naming one rung more while his limit allows and holding while
+    the rung named is within it. Returns (winner, rung won, trace of (seat, PASS | rung | HOLD))."""
+    forehand, middle, rear = 0, 1, 2
+    pair = {"holder": forehand, "bidder": rear}
+    middle_in = False
+    rung, trace, turn = 0, [], "bidder"
+    while True:
+        seat = pair[turn]
+        if turn == "bidder" and limits[seat] >= rung + 1:
+            rung += 1
+            trace.append((seat, rung))
+            turn = "holder"
+        elif turn == "holder" and limits[seat] >= rung:
+            trace.append((seat, HOLD))
+            turn = "bidder"
+        else:
+            trace.append((seat, PASS))
+            if middle_in:                          # the other one is the last player left
+                other = pair["holder" if turn == "bidder" else "bidder"]
+                return other, rung, trace
+            middle_in = True
+            pair[turn] = middle                   # the middle player takes the place

@@ -133,9 +133,16 @@ def test_every_rules_file_option_has_its_default():
     assert (options["maly_value"], options["velky_value"], options["base_cents"]) == (5, 10, 5)
 
 
-def test_protocol_l_is_refused_clearly():
-    with pytest.raises(ValueError, match="protocol L"):
+def test_protocol_l_natural_game_and_forced_stovka_refusal():
+    # the forced experiment of §8.1 deals by protocol V; the natural game plays protocol L
+    with pytest.raises(ValueError, match="protocol L applies to the natural game"):
         run(RunConfig(game="marias", analysis="stovka", rules="seed", deals=10, seed=1, overrides={"protocol": "L"}))
+    config = RunConfig(game="marias", analysis="game", rules="seed", deals=20_000, seed=4, shard_size=5_000,
+                       overrides={"protocol": "L"})
+    runs = [run(config, workers=w) for w in (1, 2)]
+    assert all(np.array_equal(runs[0].counters[k], runs[1].counters[k]) for k in runs[0].counters)
+    table = contracts_table(runs[0].counters)
+    assert table.deals.sum() == 20_000 and {"hra", "sedma", "stovka"} <= set(table.contract)
 
 
 def test_cli(capsys):

@@ -128,7 +128,9 @@ def settle(game: str, trump: str | None = None, k: Mapping[str, int] | Sequence[
             raise ValueError(f"last must be 'actor' or 'def', got {last!r}")
         if seven not in SEVEN_EVENTS:
             raise ValueError(f"seven must be one of {', '.join(SEVEN_EVENTS)}, got {seven!r}")
-        if seven in ("won_actor", "killed_def") and last != "actor" or seven in ("won_def", "killed_actor") and last != "def":
+        # A defender's 7 may also be killed by his partner's trump (§5.5b), so killed_def fits
+        # either winner (the rules file's §7.3 consistency note says last = actor only).
+        if seven == "won_actor" and last != "actor" or seven in ("won_def", "killed_actor") and last != "def":
             raise ValueError(f"seven event {seven!r} contradicts last trick won by {last!r}")
         if sedma_proti and game not in ("hra", "stovka"):
             raise ValueError("sedma proti is only possible against Hra or Stovka")
@@ -224,7 +226,7 @@ RULE_DEFAULTS: dict[str, Any] = dict(
     SETTLEMENT_DEFAULTS,
     base_cents=5,                 # B in cents
     start_balance=200,            # in B (§2 R-DEAL-3; informative, the simulator reports deltas)
-    protocol="V",                 # A16: V (volený-style) | L (auction, §3.6: validated, not implemented)
+    protocol="V",                 # A16: V (volený-style) | L (auction, §3.6: natural game, compare, play_deal)
     allow_z_lidu=True,            # A27
     talon_allows_trumps=True,     # A17
     allow_hopeless_stovka=False,  # A7
@@ -297,7 +299,8 @@ _ANALYSES = {
     for f, what in STOVKA_FILTERS.items()
 }
 _ANALYSES["game"] = Analysis(
-    "game", "The whole game (protocol V): trump choice, discard, takeovers, contract, doublings, play, money",
+    "game", "The whole game (protocol V, or L with protocol=L): trump choice or auction, discard, takeovers, "
+    "contract, doublings, play, money",
     _kernel("natural"), streams=2, strategies=dict(STRATEGY_ROLES, doubling=("heuristic", "none")))
 
 
@@ -659,7 +662,9 @@ def _parse_tricks(tricks) -> list[str]:
 def play_deal(hands: Sequence[Cards], talon: Cards, contract: str, trump: str | None = None, tricks=None, *,
               actor: int = 0, strategies: str | Sequence[str] = "heuristic", sedma_proti: bool = False,
               k: Mapping[str, int] | None = None, rules: str = "seed", seed: int = 0, **overrides) -> DealResult:
-    """Play or score one given deal under protocol V.
+    """Play or score one given deal. Under protocol V (default) the actor leads the first trick;
+    under protocol L (``protocol="L"``, §3.6) the forehand (seat 0) leads a suit game whoever the
+    actor is, and the actor leads Malý/Veľký.
 
     hands: the three 10-card hands at the start of play, seats 0 (forehand), 1, 2; talon: the
     2 discarded cards. contract: hra | sedma | stovka | sto_a_sedem | maly | velky (a suit
@@ -672,8 +677,6 @@ def play_deal(hands: Sequence[Cards], talon: Cards, contract: str, trump: str | 
     from .._core import marias as core
 
     options = GAME.resolve_rules(rules, overrides)
-    if options["protocol"] != "V":
-        raise ValueError("protocol L is validated but not implemented: play_deal follows protocol V")
     if contract not in GAMES:
         raise ValueError(f"unknown contract {contract!r}; choose one of {', '.join(GAMES)}")
     if not isinstance(actor, int) or isinstance(actor, bool) or actor not in (0, 1, 2):
@@ -727,15 +730,16 @@ def play_deal(hands: Sequence[Cards], talon: Cards, contract: str, trump: str | 
     game_index = core.GAME_NAMES.index(contract)
     trump_index = "SHDC".index(trump) if suit_game else -1
     masks = [MARIAS32.mask(h) for h in parsed]
+    first_leader = 0 if options["protocol"] == "L" and suit_game else actor
     out = core.play_one(masks, MARIAS32.mask(talon_cards), actor, game_index, trump_index, seven_holder, names,
-                        [MARIAS32.bit(c) for c in sequence], options, np.random.PCG64(seed))
+                        [MARIAS32.bit(c) for c in sequence], options, np.random.PCG64(seed), first_leader)
     cards = [MARIAS32.card(b) for b in out["cards"]]
     if out["error"]:
         i = out["error_index"]
         seat = (None if i >= len(out["seats"]) else out["seats"][i])
         # the seat to play: leader of the trick, then around the table
         trick_no, pos = divmod(i, 3)
-        leader = actor if trick_no == 0 else out["trick_winners"][trick_no - 1]
+        leader = first_leader if trick_no == 0 else out["trick_winners"][trick_no - 1]
         seat = (leader + pos) % 3
         card = sequence[i]
         if out["error"] == "not in hand":

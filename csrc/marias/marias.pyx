@@ -6,6 +6,10 @@
 #   Deal     protocol V: 7 to the forehand, 5 + 5, 5 more to the forehand, 5 + 5 (12/10/10).
 #            The forehand chooses trumps from the first 7 cards (or blind, z lidu), takes the
 #            rest and discards 2 (no A/T, not the trump indicator; trumps allowed by default).
+#            Protocol L (§3.6, option): 5-5-5, talon 2, 5-5-5; an auction on the ladder Hra <
+#            Sedma a hra < (in hearts) < Stovka < Sto a sedem < Stovka / Sto a sedem in hearts < Malý
+#            < Veľký; the winner takes the talon, discards and names a contract at or above the rung
+#            won (trumps free); the forehand leads a suit game, the actor Malý/Veľký.
 #   Flavour  FARBA < MALÝ < VEĽKÝ; the others may take over with a higher flavour by picking up
 #            the talon and discarding 2. A final FARBA is Hra, Sedma a hra, Stovka or Sto a sedem.
 #   Doubling §4.4: defenders first (sedma proti in round 1), the actor answers, cap max_doublings.
@@ -59,6 +63,12 @@ cdef enum:
     FILTER_ALL = 3
     DOUBLE_NONE = 0
     DOUBLE_HEURISTIC = 1
+    PROTOCOL_V = 0
+    PROTOCOL_L = 1
+    N_RUNGS = 9                    # the ladder of protocol L (§3.6): rungs 0..8
+    BID_PASS = 0                   # auction trace codes: 0 pass, 1..8 the rung named, 9 hold
+    BID_HOLD = 9
+    MAX_TRACE = 32
     FLAVOUR_FARBA = 0
     FLAVOUR_MALY = 1
     FLAVOUR_VELKY = 2
@@ -114,6 +124,7 @@ cdef struct Rules:
     int mode
     int filter
     int doubling
+    int protocol
 
 
 cdef struct Play:
@@ -593,9 +604,11 @@ cdef int choose_trump(mask32 first7, mask32 packet2, const Rules *rules, Rng *rn
 cdef mask32 suit_discard(mask32 hand, int trump, int indicator, const Rules *rules) noexcept nogil:
     """Two cards for the talon of a suit game (§3.3): never A/T, the indicator or the trump 7;
     trumps and hlas cards last; short side suits first (to make voids). 0 if impossible."""
-    cdef mask32 allowed = hand & ~(<mask32>POINT_CARDS) & ~((<mask32>1) << indicator) & ~trump_seven(trump)
+    cdef mask32 allowed = hand & ~(<mask32>POINT_CARDS) & ~trump_seven(trump)
     cdef mask32 m, out = 0
     cdef int c, s, key, k, best, best_key
+    if indicator >= 0:                                   # protocol L has no trump indicator
+        allowed &= ~((<mask32>1) << indicator)
     if not rules.talon_allows_trumps:
         allowed &= ~suit_mask(trump)
     if popcount32(allowed) < TALON_CARDS:
@@ -780,8 +793,7 @@ cdef Rules rules_from(dict o, dict strategies, str mode, str filter_name) except
         raise ValueError("trump_choice z_lidu needs the rule option allow_z_lidu on")
     r.mode = ("forced", "natural").index(mode)
     r.filter = FILTER_NAMES.index(filter_name)
-    if o["protocol"] != "V":
-        raise ValueError("protocol L (auction) is validated but not implemented in the kernel yet")
+    r.protocol = ("V", "L").index(o["protocol"])
     return r
 
 
@@ -815,6 +827,11 @@ cdef struct Bidding:
     int seven_holder               # -1: no seven announced
     int k[2][N_PARTS]              # doublings settled with each defender
     int proti_by                   # the defender (0/1) who announced sedma proti, or -1
+    int leader                     # who leads the first trick
+    int rung                       # protocol L: the rung the auction was won at
+    int limit[N_SEATS]             # protocol L: the highest rung each seat would name
+    int trace[MAX_TRACE]           # protocol L: the auction, seat * 16 + code (BID_*)
+    int n_trace
 
 
 cdef int deal_protocol_v(Rng *deal_rng, uint8_t *cards, const Rules *rules, mask32 *hands,
@@ -880,15 +897,195 @@ cdef void natural_bidding(const mask32 *dealt, int trump, int indicator, const R
     doubling_phase(b.hands, b.actor, b.game, trump if b.game <= GAME_STO_A_SEDEM else NO_TRUMP, rules, b.k,
                    &b.proti_by)
     b.seven_holder = -1
+    b.leader = b.actor
+    b.rung = 0
+    b.n_trace = 0
+    set_seven_holder(b)
+
+
+cdef inline void set_seven_holder(Bidding *b) noexcept nogil:
+    b.seven_holder = -1
     if announces_seven(b.game):
         b.seven_holder = b.actor
     elif b.proti_by >= 0:
         b.seven_holder = (b.actor + 1 + b.proti_by) % N_SEATS
 
 
+# ---------------------------------------------------------------------------------------------
+# Protocol L (§3.6): deal 5-5-5, talon 2, 5-5-5; the auction on the ladder; the winner takes the
+# talon, discards and names a contract at or above the rung won, trumps free.
+
+cdef inline int contract_rung(int game, int trump) noexcept nogil:
+    """The rung of the ladder a contract stands on (Hra in any suit is rung 0)."""
+    cdef int hearts = trump == SUIT_HEARTS
+    if game == GAME_HRA:
+        return 0
+    if game == GAME_SEDMA:
+        return 2 if hearts else 1
+    if game == GAME_STOVKA:
+        return 5 if hearts else 3
+    if game == GAME_STO_A_SEDEM:
+        return 6 if hearts else 4
+    return 7 if game == GAME_MALY else 8
+
+
+cdef void deal_protocol_l(Rng *deal_rng, uint8_t *cards, mask32 *hands, mask32 *talon) noexcept nogil:
+    """Packets of 5 to the forehand (seat 0), middle and rear, the 2 talon cards, 5 + 5 + 5."""
+    cdef int c, s
+    rng_partial_shuffle(deal_rng, cards, N_CARDS, N_CARDS)
+    for s in range(N_SEATS):
+        hands[s] = 0
+        for c in range(5):
+            hands[s] |= ((<mask32>1) << cards[5 * s + c]) | ((<mask32>1) << cards[17 + 5 * s + c])
+    talon[0] = ((<mask32>1) << cards[15]) | ((<mask32>1) << cards[16])
+
+
+cdef int bid_limit(mask32 hand, const Rules *rules) noexcept nogil:
+    """The highest rung a bidder names on his 10 cards (the talon unseen): the contract gates in
+    every suit, Veľký/Malý when the hand has no dangerous card."""
+    cdef int t, r, best = 0
+    cdef mask32 hb = remap(hand, TO_BETL_POS)
+    if durch_danger(hb) == 0:
+        return 8
+    if betl_danger(hb) == 0:
+        return 7
+    for t in range(4):
+        r = contract_rung(choose_contract(hand, t, rules), t)
+        if r > best:
+            best = r
+    return best
+
+
+cdef inline void log_bid(Bidding *b, int seat, int code) noexcept nogil:
+    if b.n_trace < MAX_TRACE:
+        b.trace[b.n_trace] = seat * 16 + code
+        b.n_trace += 1
+
+
+cdef int auction_l(Bidding *b) noexcept nogil:
+    """§3.6 step 3 with bidders who go one rung at a time up to their limit b.limit[seat]: the
+    rear player names rungs, the forehand holds (ties go to him); whoever drops first is replaced
+    by the middle player. Sets b.rung (0 when nobody bid: the forehand plays from rung 0) and
+    returns the winner."""
+    cdef int bidder = 2, holder = 0, waiting = 1, current = 0
+    b.n_trace = 0
+    while True:
+        if b.limit[bidder] > current:                  # the bidder names the next rung
+            current += 1
+            log_bid(b, bidder, current)
+        else:
+            log_bid(b, bidder, BID_PASS)
+            if waiting < 0:
+                break                                  # the holder is left
+            bidder = waiting                           # the middle player bids instead
+            waiting = -1
+            continue
+        while b.limit[holder] < current:               # the holder holds, or drops out
+            log_bid(b, holder, BID_PASS)
+            if waiting < 0:
+                b.rung = current
+                return bidder
+            holder = waiting                           # the middle player holds instead
+            waiting = -1
+        log_bid(b, holder, BID_HOLD)
+    b.rung = current
+    return holder
+
+
+cdef int suit_option(mask32 h12, int trump, const Rules *rules, mask32 *discard) noexcept nogil:
+    """The contract the gates choose in `trump` after the heuristic discard; -1 if no legal
+    discard exists."""
+    discard[0] = suit_discard(h12, trump, -1, rules)
+    if discard[0] == 0:
+        return -1
+    return choose_contract(h12 & ~discard[0], trump, rules)
+
+
+cdef inline void set_contract(Bidding *b, int game, int trump, mask32 talon) noexcept nogil:
+    b.game = game
+    b.trump = trump
+    b.talon = talon
+
+
+cdef int feasible(mask32 hand, int game, int trump, const Rules *rules) noexcept nogil:
+    """Does the 10-card hand meet the announcement requirements of §3.4?"""
+    if announces_seven(game) and not hand & trump_seven(trump):
+        return 0
+    if (game == GAME_STOVKA or game == GAME_STO_A_SEDEM) and not rules.allow_hopeless_stovka:
+        return hlas_suits(hand) != 0
+    return 1
+
+
+cdef void final_contract_l(mask32 h12, int rung, const Rules *rules, Bidding *b) noexcept nogil:
+    """The auction's winner, holding 12 cards, discards and names a contract on a rung >= the rung
+    won: the highest the gates approve, else the cheapest feasible one at or above that rung (a
+    longer trump suit first); Malý is always feasible."""
+    cdef int t, g, best_rung = -1, want, best_len, danger
+    cdef mask32 disc, hb = remap(h12, TO_BETL_POS)
+    for t in range(4):
+        g = suit_option(h12, t, rules, &disc)
+        if g >= 0 and contract_rung(g, t) > best_rung:
+            best_rung = contract_rung(g, t)
+            set_contract(b, g, t, disc)
+    for g in range(GAME_MALY, GAME_VELKY + 1):
+        disc = betl_discard(hb, FLAVOUR_MALY if g == GAME_MALY else FLAVOUR_VELKY)
+        danger = betl_danger(hb & ~disc) if g == GAME_MALY else durch_danger(hb & ~disc)
+        if danger == 0 and contract_rung(g, NO_TRUMP) > best_rung:
+            best_rung = contract_rung(g, NO_TRUMP)
+            set_contract(b, g, NO_TRUMP, remap(disc, FROM_BETL_POS))
+    if best_rung >= rung:
+        return
+    for want in range(rung, N_RUNGS):
+        if want >= 7:
+            g = GAME_MALY if want == 7 else GAME_VELKY
+            set_contract(b, g, NO_TRUMP, remap(betl_discard(hb, FLAVOUR_MALY if g == GAME_MALY else FLAVOUR_VELKY),
+                                               FROM_BETL_POS))
+            return
+        best_len = -1
+        for t in range(4):
+            for g in range(GAME_STO_A_SEDEM + 1):
+                if contract_rung(g, t) != want:
+                    continue
+                disc = suit_discard(h12, t, -1, rules)
+                if disc and feasible(h12 & ~disc, g, t, rules) and popcount32(h12 & suit_mask(t)) > best_len:
+                    best_len = popcount32(h12 & suit_mask(t))
+                    set_contract(b, g, t, disc)
+        if best_len >= 0:
+            return
+
+
+cdef void natural_bidding_l(const mask32 *dealt, mask32 talon, const Rules *rules, Bidding *b) noexcept nogil:
+    """Protocol L with the heuristic bidders: limits, auction, the winner's talon, discard and
+    contract, the doublings. The forehand leads a suit game, the actor Malý/Veľký (§3.6 step 5)."""
+    cdef int s, winner
+    for s in range(N_SEATS):
+        b.hands[s] = dealt[s]
+        b.limit[s] = bid_limit(dealt[s], rules)
+    winner = auction_l(b)
+    final_contract_l(dealt[winner] | talon, b.rung, rules, b)
+    b.hands[winner] = (dealt[winner] | talon) & ~b.talon
+    b.actor = winner
+    doubling_phase(b.hands, b.actor, b.game, b.trump if is_suit_game(b.game) else NO_TRUMP, rules, b.k, &b.proti_by)
+    b.leader = 0 if is_suit_game(b.game) else winner
+    set_seven_holder(b)
+
+
+cdef void deal_and_bid(Rng *deal_rng, uint8_t *cards, const Rules *rules, Bidding *b) noexcept nogil:
+    """One deal of the natural game, bid by the protocol of the rules."""
+    cdef mask32 hands[N_SEATS]
+    cdef mask32 talon
+    cdef int trump, indicator
+    if rules.protocol == PROTOCOL_L:
+        deal_protocol_l(deal_rng, cards, hands, &talon)
+        natural_bidding_l(hands, talon, rules, b)
+    else:
+        trump = deal_protocol_v(deal_rng, cards, rules, hands, &indicator)
+        natural_bidding(hands, trump, indicator, rules, b)
+
+
 cdef inline void play_bidding(Play *p, const Bidding *b, const Rules *rules, Solver *solver) noexcept nogil:
-    """Set up the play of the contract the bidding reached (the actor leads)."""
-    play_init(p, b.hands, b.talon, b.actor, b.actor, b.game, b.trump, b.seven_holder, rules.queen_first, solver)
+    """Set up the play of the contract the bidding reached."""
+    play_init(p, b.hands, b.talon, b.actor, b.leader, b.game, b.trump, b.seven_holder, rules.queen_first, solver)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -927,6 +1124,9 @@ def stovka_shard(bit_generators, Py_ssize_t n_deals, dict rule_options, dict str
     the whole game (mode natural) and count. strategies: role -> name (actor_play,
     defender_play: heuristic | random; trump_choice: longest | z_lidu; doubling: none | heuristic)."""
     cdef Rules rules = rules_from(rule_options, strategies, mode, filter_name)
+    if rules.protocol == PROTOCOL_L and rules.mode == MODE_FORCED:
+        raise ValueError("the forced Stovka experiment (§8.1) deals by protocol V (trumps from the first 7 "
+                         "cards); protocol L applies to the natural game, compare and play_deal")
     counters = new_counters()
     if len(bit_generators) < 2:
         raise ValueError("the mariáš kernel needs two bit generators (deal, strategies)")
@@ -982,131 +1182,134 @@ cdef void _stovka_loop(object bit_generators, Py_ssize_t n_deals, Rules *rules_p
         rng_init(&deal_rng, deal_bits)
         rng_init(&rng, play_bits)
         for deal in range(n_deals):
-            trump = deal_protocol_v(&deal_rng, cards, &rules, hands, &indicator)
-            h12 = hands[fh]
-            # baselines on the dealt hands
-            suits = hlas_suits(h12)
-            fh_hlas[popcount32(suits)] += 1
-            fh_kq[0] += suits & 1
-            hand10_hlas[popcount32(hlas_suits(hands[mid]))] += 1
-            hand10_hlas[popcount32(hlas_suits(hands[rear]))] += 1
-            h10_kq[0] += (hlas_suits(hands[mid]) & 1) + (hlas_suits(hands[rear]) & 1)
-            def_hlas[popcount32(hlas_suits(hands[mid])) + popcount32(hlas_suits(hands[rear]))] += 1
-            at = popcount32(h12 & POINT_CARDS)
-            fh_at[at] += 1
-            ntr = popcount32(h12 & suit_mask(trump))
-            fh_trumps[ntr] += 1
-            sh = suits >> trump & 1
-            holdings[0] += sh
-            holdings[1] += (h12 & trump_seven(trump)) != 0
-            holdings[2] += (h12 >> (8 * trump + RA)) & 1
-            holdings[3] += (h12 >> (8 * trump + RT)) & 1
-            holdings[4] += sh and ntr >= 5
-            holdings[5] += sh and ntr >= 4
-            holdings[6] += suits != 0 and ntr >= 4
-            holdings[7] += sh and ntr >= 5 and (h12 >> (8 * trump + RA)) & 1
-            holdings[8] += sh and ntr >= 6 and (h12 >> (8 * trump + RA)) & 1 and at >= 5
-            holdings[9] += trump == SUIT_HEARTS
+            if rules.protocol == PROTOCOL_L:                  # natural mode (rules_from refuses forced L)
+                deal_and_bid(&deal_rng, cards, &rules, &bidding)
+            else:
+                trump = deal_protocol_v(&deal_rng, cards, &rules, hands, &indicator)
+                h12 = hands[fh]
+                # baselines on the dealt hands
+                suits = hlas_suits(h12)
+                fh_hlas[popcount32(suits)] += 1
+                fh_kq[0] += suits & 1
+                hand10_hlas[popcount32(hlas_suits(hands[mid]))] += 1
+                hand10_hlas[popcount32(hlas_suits(hands[rear]))] += 1
+                h10_kq[0] += (hlas_suits(hands[mid]) & 1) + (hlas_suits(hands[rear]) & 1)
+                def_hlas[popcount32(hlas_suits(hands[mid])) + popcount32(hlas_suits(hands[rear]))] += 1
+                at = popcount32(h12 & POINT_CARDS)
+                fh_at[at] += 1
+                ntr = popcount32(h12 & suit_mask(trump))
+                fh_trumps[ntr] += 1
+                sh = suits >> trump & 1
+                holdings[0] += sh
+                holdings[1] += (h12 & trump_seven(trump)) != 0
+                holdings[2] += (h12 >> (8 * trump + RA)) & 1
+                holdings[3] += (h12 >> (8 * trump + RT)) & 1
+                holdings[4] += sh and ntr >= 5
+                holdings[5] += sh and ntr >= 4
+                holdings[6] += suits != 0 and ntr >= 4
+                holdings[7] += sh and ntr >= 5 and (h12 >> (8 * trump + RA)) & 1
+                holdings[8] += sh and ntr >= 6 and (h12 >> (8 * trump + RA)) & 1 and at >= 5
+                holdings[9] += trump == SUIT_HEARTS
 
-            if rules.mode == MODE_FORCED:
-                if rules.filter == FILTER_ANY_HLAS:
-                    q = suits != 0
-                elif rules.filter == FILTER_TRUMP_HLAS:
-                    q = sh
-                elif rules.filter == FILTER_MARIASEK:
-                    q = suits != 0 and ntr >= 4
-                else:
-                    q = 1
-                if not q:
-                    continue
-                discard = suit_discard(h12, trump, indicator, &rules)
-                if discard == 0:
-                    continue
-                hands[fh] = h12 & ~discard
-                suits = hlas_suits(hands[fh])
-                if suits == 0 and not rules.allow_hopeless_stovka:
-                    continue                             # the discard broke the only hlas
-                qualified[0] += 1
-                seat_strategies(&rules, fh, strategy)
-                play_init(&play, hands, discard, fh, fh, GAME_STOVKA, trump, -1, rules.queen_first, solver)
-                run_play(&play, strategy, seat_rng, NULL, 0, &err)
-                fill_outcome(&play, &o, &rules)
-                sv = counted_points(&o, &rules)
-                hit = sv >= 100
-                success[0] += hit
-                max_h = 2 if suits >> trump & 1 else (1 if suits else 0)
-                ntr = popcount32(hands[fh] & suit_mask(trump))
-                at = popcount32(hands[fh] & POINT_CARDS)
-                hon = (((hands[fh] >> (8 * trump + RA)) & 1) | (((hands[fh] >> (8 * trump + RT)) & 1) << 1)
-                       | (((hands[fh] >> (8 * trump + RK)) & 1) << 2) | (((hands[fh] >> (8 * trump + RQ)) & 1) << 3)
-                       | (((hands[fh] >> (8 * trump + R7)) & 1) << 4))
-                by_hlas_trumps[0, max_h, ntr] += 1
-                by_hlas_trumps[1, max_h, ntr] += hit
-                by_at[0, at] += 1
-                by_at[1, at] += hit
-                by_honours[0, hon] += 1
-                by_honours[1, hon] += hit
-                side_aces = 0
-                unguarded = 0
-                voids = 0
-                longest = 0
-                for s in range(4):
-                    if s == trump:
+                if rules.mode == MODE_FORCED:
+                    if rules.filter == FILTER_ANY_HLAS:
+                        q = suits != 0
+                    elif rules.filter == FILTER_TRUMP_HLAS:
+                        q = sh
+                    elif rules.filter == FILTER_MARIASEK:
+                        q = suits != 0 and ntr >= 4
+                    else:
+                        q = 1
+                    if not q:
                         continue
-                    side_aces += <int>((hands[fh] >> (8 * s + RA)) & 1)
-                    unguarded += <int>(((hands[fh] >> (8 * s + RT)) & 3) == 1)    # the T held, the A not
-                    lane_n = popcount32(hands[fh] & suit_mask(s))
-                    voids += lane_n == 0
-                    if lane_n > longest:
-                        longest = lane_n
-                by_side_aces[0, side_aces] += 1
-                by_side_aces[1, side_aces] += hit
-                by_unguarded_tens[0, unguarded] += 1
-                by_unguarded_tens[1, unguarded] += hit
-                by_side_voids[0, voids] += 1
-                by_side_voids[1, voids] += hit
-                by_longest_side[0, longest] += 1
-                by_longest_side[1, longest] += hit
-                count_hist[sv // 10 if sv >= 0 else 0] += 1
-                sv = settle_both(&play, &rules, GAME_STOVKA, zero_k, -1, &won) // 2
-                sh = settle_both(&play, &rules, GAME_HRA, zero_k, -1, &won) // 2
-                money[0, 0] += 1
-                money[0, 1] += sv
-                money[0, 2] += sv * sv
-                money[1, 0] += 1
-                money[1, 1] += sh
-                money[1, 2] += sh * sh
-                paired[0, 0] += 1
-                paired[0, 1] += sv - sh
-                paired[0, 2] += (sv - sh) * (sv - sh)
-                paired_positive[0] += sv > sh
-                companion[0, 0] += o.cp_actor + (10 if o.last_actor else 0) + o.hlasy_actor >= 100
-                companion[0, 1] += 1
-                companion[2, 0] += won
-                companion[2, 1] += 1
-                companion[3, 0] += (80 - o.cp_actor) + (0 if o.last_actor else 10) + o.hlasy_def >= 100
-                companion[3, 1] += 1
-                if hands[fh] & trump_seven(trump):
-                    play_init(&play, hands, discard, fh, fh, GAME_STO_A_SEDEM, trump, fh, rules.queen_first, solver)
+                    discard = suit_discard(h12, trump, indicator, &rules)
+                    if discard == 0:
+                        continue
+                    hands[fh] = h12 & ~discard
+                    suits = hlas_suits(hands[fh])
+                    if suits == 0 and not rules.allow_hopeless_stovka:
+                        continue                             # the discard broke the only hlas
+                    qualified[0] += 1
+                    seat_strategies(&rules, fh, strategy)
+                    play_init(&play, hands, discard, fh, fh, GAME_STOVKA, trump, -1, rules.queen_first, solver)
                     run_play(&play, strategy, seat_rng, NULL, 0, &err)
-                    sv = settle_both(&play, &rules, GAME_STO_A_SEDEM, zero_k, -1, &won) // 2
-                    sh = settle_both(&play, &rules, GAME_SEDMA, zero_k, -1, &won) // 2
-                    money[2, 0] += 1
-                    money[2, 1] += sv
-                    money[2, 2] += sv * sv
-                    money[3, 0] += 1
-                    money[3, 1] += sh
-                    money[3, 2] += sh * sh
-                    paired[1, 0] += 1
-                    paired[1, 1] += sv - sh
-                    paired[1, 2] += (sv - sh) * (sv - sh)
-                    paired_positive[1] += sv > sh
-                    companion[1, 0] += play.seven == SEVEN_WON_ACTOR
-                    companion[1, 1] += 1
-                continue
+                    fill_outcome(&play, &o, &rules)
+                    sv = counted_points(&o, &rules)
+                    hit = sv >= 100
+                    success[0] += hit
+                    max_h = 2 if suits >> trump & 1 else (1 if suits else 0)
+                    ntr = popcount32(hands[fh] & suit_mask(trump))
+                    at = popcount32(hands[fh] & POINT_CARDS)
+                    hon = (((hands[fh] >> (8 * trump + RA)) & 1) | (((hands[fh] >> (8 * trump + RT)) & 1) << 1)
+                           | (((hands[fh] >> (8 * trump + RK)) & 1) << 2) | (((hands[fh] >> (8 * trump + RQ)) & 1) << 3)
+                           | (((hands[fh] >> (8 * trump + R7)) & 1) << 4))
+                    by_hlas_trumps[0, max_h, ntr] += 1
+                    by_hlas_trumps[1, max_h, ntr] += hit
+                    by_at[0, at] += 1
+                    by_at[1, at] += hit
+                    by_honours[0, hon] += 1
+                    by_honours[1, hon] += hit
+                    side_aces = 0
+                    unguarded = 0
+                    voids = 0
+                    longest = 0
+                    for s in range(4):
+                        if s == trump:
+                            continue
+                        side_aces += <int>((hands[fh] >> (8 * s + RA)) & 1)
+                        unguarded += <int>(((hands[fh] >> (8 * s + RT)) & 3) == 1)    # the T held, the A not
+                        lane_n = popcount32(hands[fh] & suit_mask(s))
+                        voids += lane_n == 0
+                        if lane_n > longest:
+                            longest = lane_n
+                    by_side_aces[0, side_aces] += 1
+                    by_side_aces[1, side_aces] += hit
+                    by_unguarded_tens[0, unguarded] += 1
+                    by_unguarded_tens[1, unguarded] += hit
+                    by_side_voids[0, voids] += 1
+                    by_side_voids[1, voids] += hit
+                    by_longest_side[0, longest] += 1
+                    by_longest_side[1, longest] += hit
+                    count_hist[sv // 10 if sv >= 0 else 0] += 1
+                    sv = settle_both(&play, &rules, GAME_STOVKA, zero_k, -1, &won) // 2
+                    sh = settle_both(&play, &rules, GAME_HRA, zero_k, -1, &won) // 2
+                    money[0, 0] += 1
+                    money[0, 1] += sv
+                    money[0, 2] += sv * sv
+                    money[1, 0] += 1
+                    money[1, 1] += sh
+                    money[1, 2] += sh * sh
+                    paired[0, 0] += 1
+                    paired[0, 1] += sv - sh
+                    paired[0, 2] += (sv - sh) * (sv - sh)
+                    paired_positive[0] += sv > sh
+                    companion[0, 0] += o.cp_actor + (10 if o.last_actor else 0) + o.hlasy_actor >= 100
+                    companion[0, 1] += 1
+                    companion[2, 0] += won
+                    companion[2, 1] += 1
+                    companion[3, 0] += (80 - o.cp_actor) + (0 if o.last_actor else 10) + o.hlasy_def >= 100
+                    companion[3, 1] += 1
+                    if hands[fh] & trump_seven(trump):
+                        play_init(&play, hands, discard, fh, fh, GAME_STO_A_SEDEM, trump, fh, rules.queen_first, solver)
+                        run_play(&play, strategy, seat_rng, NULL, 0, &err)
+                        sv = settle_both(&play, &rules, GAME_STO_A_SEDEM, zero_k, -1, &won) // 2
+                        sh = settle_both(&play, &rules, GAME_SEDMA, zero_k, -1, &won) // 2
+                        money[2, 0] += 1
+                        money[2, 1] += sv
+                        money[2, 2] += sv * sv
+                        money[3, 0] += 1
+                        money[3, 1] += sh
+                        money[3, 2] += sh * sh
+                        paired[1, 0] += 1
+                        paired[1, 1] += sv - sh
+                        paired[1, 2] += (sv - sh) * (sv - sh)
+                        paired_positive[1] += sv > sh
+                        companion[1, 0] += play.seven == SEVEN_WON_ACTOR
+                        companion[1, 1] += 1
+                    continue
 
-            # natural mode: the forehand's flavour, the takeover round, contract, doublings, play
-            natural_bidding(hands, trump, indicator, &rules, &bidding)
+                # natural mode: the forehand's flavour, the takeover round, contract, doublings, play
+                natural_bidding(hands, trump, indicator, &rules, &bidding)
             game = bidding.game
             proti_count[0] += bidding.proti_by >= 0
             doubled[0] += bidding.k[0][PART_HRA] + bidding.k[0][PART_MAIN] + bidding.k[0][PART_SEDMA] > 0
@@ -1198,8 +1401,7 @@ cdef void _compare_loop(object bit_generators, Py_ssize_t n_deals, const Rules *
         rng_init(&rng_a, a_bits)
         rng_init(&rng_b, b_bits)
         for deal in range(n_deals):
-            trump = deal_protocol_v(&deal_rng, cards, rules, hands, &indicator)
-            natural_bidding(hands, trump, indicator, rules, &bidding)
+            deal_and_bid(&deal_rng, cards, rules, &bidding)
             for side in range(2):                        # 0: A is the actor, 1: B is
                 actor_is_a = side == 0
                 for s in range(N_SEATS):
@@ -1257,9 +1459,10 @@ def legal_mask(uint32_t hand, trick, int trump, bint seven_guard, bint queen_fir
 
 
 def play_one(hands, uint32_t talon, int actor, int game, int trump, int seven_holder, strategies,
-             forced, dict rule_options, bit_generator):
+             forced, dict rule_options, bit_generator, int leader=-1):
     """Play one deal from the given 10-card hands (validated by the caller). `forced` lists the
-    first card bits to play; the seats' strategies (names) play the rest. Returns a dict."""
+    first card bits to play; the seats' strategies (names) play the rest; `leader` leads the first
+    trick (default: the actor). Returns a dict."""
     cdef Rules rules = rules_from(rule_options, {}, "forced", "all")
     cdef mask32 h[N_SEATS]
     cdef uint8_t f[30]
@@ -1282,7 +1485,8 @@ def play_one(hands, uint32_t talon, int actor, int game, int trump, int seven_ho
             solver = &solver_store
     if n_forced > 30:
         raise ValueError("at most 30 cards can be played")
-    play_init(&play, h, talon, actor, actor, game, trump, seven_holder, rules.queen_first, solver)
+    play_init(&play, h, talon, actor, actor if leader < 0 else leader, game, trump, seven_holder, rules.queen_first,
+              solver)
     for i in range(n_forced):
         f[i] = remap_card(forced[i], TO_BETL_POS) if play.betl else forced[i]
     try:
@@ -1307,6 +1511,65 @@ def play_one(hands, uint32_t talon, int actor, int game, int trump, int seven_ho
         hlasy_actor=o.hlasy_actor, hlasy_def=o.hlasy_def, max_hlas_actor=o.max_hlas_actor,
         counted=counted_points(&o, &rules) if not play.betl else 0,
     )
+
+
+def auction(limits):
+    """Protocol L's auction (§3.6) for the bidders' limits (rungs 0..8, seats forehand, middle,
+    rear): (winner, rung won, trace of (seat, 0 pass | rung named | 9 hold))."""
+    cdef Bidding b
+    cdef int s, winner
+    memset(&b, 0, sizeof(Bidding))
+    if len(limits) != N_SEATS or any(not 0 <= x < N_RUNGS for x in limits):
+        raise ValueError("limits must be three rungs from 0 to 8")
+    for s in range(N_SEATS):
+        b.limit[s] = limits[s]
+    winner = auction_l(&b)
+    return winner, b.rung, [(b.trace[s] // 16, b.trace[s] % 16) for s in range(b.n_trace)]
+
+
+def natural_deals(bit_generators, Py_ssize_t n_deals, dict rule_options, dict strategies):
+    """The natural game deal by deal, for the tests against the reference: per deal the shuffled
+    card order (stream 0), the bidding (protocol L: each seat's limit, the auction trace, the rung
+    won), the contract, the hands played, the talon, the doublings and the card play."""
+    cdef Rules rules = rules_from(rule_options, strategies, "natural", "all")
+    cdef bitgen_t *deal_bits = bitgen_pointer(bit_generators[0])
+    cdef bitgen_t *play_bits = bitgen_pointer(bit_generators[1])
+    cdef Rng deal_rng, rng
+    cdef Rng *seat_rng[N_SEATS]
+    cdef uint8_t cards[N_CARDS]
+    cdef int strategy[N_SEATS]
+    cdef int c, s, err, won
+    cdef Bidding b
+    cdef Play play
+    cdef Py_ssize_t deal
+    if rules.strat[0] >= STRAT_DOUBLE_DUMMY or rules.strat[1] >= STRAT_DOUBLE_DUMMY:
+        raise ValueError("natural_deals plays with the random or heuristic players only")
+    for c in range(N_CARDS):
+        cards[c] = <uint8_t>c
+    for s in range(N_SEATS):
+        seat_rng[s] = &rng
+    out = []
+    with bit_generators[0].lock, bit_generators[1].lock:
+        rng_init(&deal_rng, deal_bits)
+        rng_init(&rng, play_bits)
+        for deal in range(n_deals):
+            memset(&b, 0, sizeof(Bidding))
+            deal_and_bid(&deal_rng, cards, &rules, &b)
+            seat_strategies(&rules, b.actor, strategy)
+            play_bidding(&play, &b, &rules, NULL)
+            run_play(&play, strategy, seat_rng, NULL, 0, &err)
+            back = (lambda x: remap_card(x, FROM_BETL_POS)) if play.betl else (lambda x: x)
+            out.append(dict(
+                order=[cards[c] for c in range(N_CARDS)], limits=[b.limit[s] for s in range(N_SEATS)],
+                trace=[(b.trace[c] // 16, b.trace[c] % 16) for c in range(b.n_trace)], rung=b.rung,
+                actor=b.actor, game=GAME_NAMES[b.game], trump=b.trump if is_suit_game(b.game) else -1,
+                hands=[int(b.hands[s]) for s in range(N_SEATS)], talon=int(b.talon), leader=b.leader,
+                seven_holder=b.seven_holder, proti_by=b.proti_by, k=[[b.k[s][c] for c in range(N_PARTS)] for s in range(2)],
+                cards=[back(play.log[c]) for c in range(play.n_played)],
+                seats=[play.seat_log[c] for c in range(play.n_played)],
+                trick_winners=[play.trick_winner[c] for c in range(play.n_tricks)],
+                balance=settle_both(&play, &rules, b.game, b.k, b.proti_by, &won)))
+    return out
 
 
 def settle_kernel(dict outcome, dict rule_options):
