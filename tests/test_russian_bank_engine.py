@@ -70,6 +70,41 @@ def test_kernel_matches_reference(name):
     assert positions >= 1500
 
 
+GREEDY_DIRECT_RULES = {
+    "default": {},
+    "none": dict(foundation_priority="none", stock_first_to_foundation=True),
+    "mixed": dict(empty_house_rule="stock_only", load_wrap=True, load_sources="stock,hand", load_targets="waste",
+                  stock_size=11, sequence_moves=True, redeal_limit=1),
+    "house_loads": dict(load_sources="house", load_targets="stock", foundation_priority="none"),
+}
+
+
+@pytest.mark.parametrize("name", GREEDY_DIRECT_RULES)
+def test_greedy_direct_generator_matches_the_listed_choice(name):
+    # G1 picks its action straight from the position (the fast path of the duel kernels); it must
+    # be the action greedy_choice takes from the full legal list, on positions from mixed play.
+    rules = rb.resolve("default", GREEDY_DIRECT_RULES[name])
+    rng = np.random.default_rng(5)
+    checked = 0
+    for game in range(40):
+        pos, _ = rb.new_game(2000 + game, rules)
+        for _ in range(600):
+            if pos.state.status()["end"] != "running":
+                break
+            listed, direct = pos.state.greedy_both_ways()
+            assert direct == listed, (pos.describe(), listed, direct)
+            checked += 1
+            legal = pos.state.legal(True)
+            pos.state.apply(listed if rng.random() < 0.5 else int(rng.choice(legal)))
+    assert checked >= 10_000
+
+
+def test_greedy_direct_generator_is_off_where_it_would_differ():
+    for name in ("seed_literal", "variants", "forced", "explicit"):
+        pos, _ = rb.new_game(1, rb.resolve("default", RULE_SETS[name]))
+        assert pos.state.greedy_both_ways()[1] is None
+
+
 def test_greedy_games_keep_every_card_and_always_have_an_action():
     for seed in range(20):
         pos, _ = rb.new_game(seed)

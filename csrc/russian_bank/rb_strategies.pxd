@@ -1,6 +1,7 @@
 # Russian Bank duel policies (§10.6): G1 "greedy" and uniform "random", one decision step with the
 # stop call of stop_mode=call, and a whole game.
 
+from libc.stdint cimport uint64_t
 from rng cimport Rng, rng_below, rng_uniform
 from rb_rules cimport *
 
@@ -66,6 +67,103 @@ cdef inline int greedy_choice(const Duel *g, const int *acts, int n) noexcept no
         return passing
     return 0
 
+cdef inline int greedy_fast_ok(const Rules *r) noexcept nogil:
+    """The rules under which greedy_action equals greedy_choice over legal_actions: the turn is
+    automatic, DISCARD is always allowed with a hand card up, no stop calls, no forced empty houses
+    and no own-waste source (the G1 classes never use the moves these options add or remove)."""
+    return (r.auto_turn and not r.stop_call and r.discard_policy == DISCARD_FREE
+            and r.empty_house != EMPTY_STOCK_FORCED and not r.own_waste_playable)
+
+cdef inline int load_target(const Duel *g, const Rules *r, int c) noexcept nogil:
+    """DST_OPP_STOCK or DST_OPP_WASTE (the first that takes c), or -1."""
+    cdef int q = 1 - g.player
+    if r.load_stock and g.stock_n[q] > 0 and fits_load(c, g.stock[q][g.stock_n[q] - 1], r.load_wrap):
+        return DST_OPP_STOCK
+    if r.load_waste and g.waste_n[q] > 0 and fits_load(c, g.waste[q][g.waste_n[q] - 1], r.load_wrap):
+        return DST_OPP_WASTE
+    return -1
+
+cdef inline uint64_t fitting(int top) noexcept nogil:
+    """The kinds that may go on a house showing top: one rank lower, the other colour."""
+    cdef int rk = rank_of(top)
+    if rk == 0:
+        return 0
+    if red(top):
+        return ((<uint64_t>1) | (<uint64_t>1 << (3 * N_RANKS))) << (rk - 1)          # spades, clubs
+    return ((<uint64_t>1 << N_RANKS) | (<uint64_t>1 << (2 * N_RANKS))) << (rk - 1)    # hearts, diamonds
+
+cdef inline uint64_t foundation_wants(const Duel *g) noexcept nogil:
+    """The kinds some foundation pile takes now."""
+    cdef uint64_t m = 0
+    cdef int s, i
+    for s in range(4):
+        for i in range(2):
+            if g.found[s][i] < N_RANKS:
+                m |= <uint64_t>1 << (s * N_RANKS + g.found[s][i])
+    return m
+
+cdef inline int has(uint64_t mask, int c) noexcept nogil:
+    return c >= 0 and (mask >> c) & 1
+
+cdef inline int greedy_action(const Duel *g, const Rules *r) noexcept nogil:
+    """G1 straight from the position, class by class, without listing the legal actions; only
+    where greedy_fast_ok holds (a test checks it against greedy_choice on many positions).
+    Card sets are 52-bit masks of kinds: what the foundations take, what fits on some house."""
+    cdef int p = g.player, h, s, d, stock = -1, hand = -1, empties = 0, first_empty = -1
+    cdef int top[N_HOUSES]
+    cdef uint64_t found = foundation_wants(g), wanted = 0, singles = 0
+    if g.stock_n[p] > 0:
+        stock = g.stock[p][g.stock_n[p] - 1]
+        if has(found, stock):
+            return SRC_STOCK * 16 + DST_FOUNDATION
+    if g.up[p] and g.hand_n[p] > 0:
+        hand = g.hand[p][g.hand_n[p] - 1]
+        if has(found, hand):
+            return SRC_HAND * 16 + DST_FOUNDATION
+    for h in range(N_HOUSES):
+        if g.house_n[h] == 0:
+            top[h] = -1
+            empties += 1
+            if first_empty < 0:
+                first_empty = h
+        else:
+            top[h] = g.house[h][g.house_n[h] - 1]
+            if has(found, top[h]):
+                return (SRC_HOUSE + h) * 16 + DST_FOUNDATION
+            wanted |= fitting(top[h])
+    if stock >= 0:
+        if r.load_from_stock:                                  # class 1
+            d = load_target(g, r, stock)
+            if d >= 0:
+                return SRC_STOCK * 16 + d
+        if empties or has(wanted, stock):                      # class 2 (the first empty house in order)
+            for h in range(N_HOUSES):
+                if top[h] < 0 or has(fitting(top[h]), stock):
+                    return SRC_STOCK * 16 + DST_HOUSE + h
+    if hand >= 0:
+        if r.load_from_hand:                                   # class 3
+            d = load_target(g, r, hand)
+            if d >= 0:
+                return SRC_HAND * 16 + d
+        if has(wanted, hand):                                  # class 4
+            for h in range(N_HOUSES):
+                if top[h] >= 0 and has(fitting(top[h]), hand):
+                    return SRC_HAND * 16 + DST_HOUSE + h
+    for s in range(N_HOUSES):                                  # class 5: a lone house card moves over
+        if g.house_n[s] == 1 and has(wanted, top[s]):
+            singles |= <uint64_t>1 << top[s]
+    if singles:
+        for d in range(N_HOUSES):                              # lowest destination, then lowest source
+            if top[d] >= 0 and fitting(top[d]) & singles:
+                for s in range(N_HOUSES):
+                    if g.house_n[s] == 1 and has(fitting(top[d]), top[s]):
+                        return (SRC_HOUSE + s) * 16 + DST_HOUSE + d
+    if hand >= 0:
+        if empties >= 2 and (r.empty_house == EMPTY_ANY or g.stock_n[p] == 0):   # class 6
+            return SRC_HAND * 16 + DST_HOUSE + first_empty
+        return ACT_DISCARD
+    return ACT_PASS
+
 cdef inline int choose(const Duel *g, int strategy, const int *acts, int n, Rng *rng) noexcept nogil:
     if strategy == STRAT_GREEDY:
         return greedy_choice(g, acts, n)
@@ -88,6 +186,10 @@ cdef inline int step_seats(Duel *g, const Rules *r, const int *strategy, Rng *rn
     cdef int n, nc, a
     cdef Rng *mover = rng0 if g.player == 0 else rng1
     cdef Rng *watcher = rng1 if g.player == 0 else rng0
+    if strategy[g.player] == STRAT_GREEDY and greedy_fast_ok(r):
+        a = greedy_action(g, r)
+        apply_action(g, r, a)
+        return a
     n = legal_actions(g, r, acts, 0 if r.stop_call else 1)
     a = acts[choose(g, strategy[g.player], acts, n, mover)]
     if r.stop_call:

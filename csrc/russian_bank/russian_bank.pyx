@@ -178,6 +178,14 @@ cdef class DuelState:
             raise ValueError("the game is over")
         apply_action(&self.g, &self.r, action)
 
+    def greedy_both_ways(self):
+        """G1's action from the legal-action list and from the direct generator (None where the
+        direct generator does not apply to these rules), for the test that they agree."""
+        cdef int acts[MAX_MOVES]
+        cdef int n = legal_actions(&self.g, &self.r, acts, 0 if self.r.stop_call else 1)
+        listed = acts[greedy_choice(&self.g, acts, n)]
+        return listed, (greedy_action(&self.g, &self.r) if greedy_fast_ok(&self.r) else None)
+
     def step(self, strategies):
         """Let the named strategies (per player) make one decision; returns the action (-1 = stop)."""
         cdef int strat[2]
