@@ -128,10 +128,10 @@ cdef inline int red(int k) noexcept nogil:
     cdef int s = k // N_RANKS
     return s == 1 or s == 2
 
-cdef inline int fits_house(int c, int top) noexcept nogil:
+cdef inline int fits_house_slow(int c, int top) noexcept nogil:
     return rank_of(c) + 1 == rank_of(top) and red(c) != red(top)
 
-cdef inline int fits_load(int c, int top, int wrap) noexcept nogil:
+cdef inline int fits_load_slow(int c, int top, int wrap) noexcept nogil:
     cdef int d
     if suit_of(c) != suit_of(top):
         return 0
@@ -139,6 +139,36 @@ cdef inline int fits_load(int c, int top, int wrap) noexcept nogil:
     if d == 1 or d == -1:
         return 1
     return wrap and (d == KING or d == -KING)
+
+# Card tables, filled once by build_card_tables() when the module loads (C statics of the one
+# generated C file: a .pxd cannot hold Python-level initialisers).
+cdef extern from *:
+    """
+    static uint64_t rb_fitting[52], rb_loading[2][52];
+    """
+    uint64_t FITTING "rb_fitting"[52]       # per kind: the kinds that go on it in a house
+    uint64_t LOADING "rb_loading"[2][52]    # per load_wrap and kind: the kinds that may be loaded on it
+
+cdef inline void build_card_tables() noexcept nogil:
+    cdef int top, c, wrap
+    for top in range(N_KINDS):
+        FITTING[top] = 0
+        LOADING[0][top] = 0
+        LOADING[1][top] = 0
+        for c in range(N_KINDS):
+            if fits_house_slow(c, top):
+                FITTING[top] |= <uint64_t>1 << c
+            for wrap in range(2):
+                if fits_load_slow(c, top, wrap):
+                    LOADING[wrap][top] |= <uint64_t>1 << c
+
+cdef inline int fits_house(int c, int top) noexcept nogil:
+    """c may go on a house showing top (one rank lower, the other colour)."""
+    return (FITTING[top] >> c) & 1
+
+cdef inline int fits_load(int c, int top, int wrap) noexcept nogil:
+    """c may be loaded on an opponent's pile showing top (same suit, one rank up or down)."""
+    return (LOADING[wrap][top] >> c) & 1
 
 
 # ---------------------------------------------------------------------------------------------

@@ -83,15 +83,6 @@ cdef inline int load_target(const Duel *g, const Rules *r, int c) noexcept nogil
         return DST_OPP_WASTE
     return -1
 
-cdef inline uint64_t fitting(int top) noexcept nogil:
-    """The kinds that may go on a house showing top: one rank lower, the other colour."""
-    cdef int rk = rank_of(top)
-    if rk == 0:
-        return 0
-    if red(top):
-        return ((<uint64_t>1) | (<uint64_t>1 << (3 * N_RANKS))) << (rk - 1)          # spades, clubs
-    return ((<uint64_t>1 << N_RANKS) | (<uint64_t>1 << (2 * N_RANKS))) << (rk - 1)    # hearts, diamonds
-
 cdef inline uint64_t foundation_wants(const Duel *g) noexcept nogil:
     """The kinds some foundation pile takes now."""
     cdef uint64_t m = 0
@@ -130,7 +121,7 @@ cdef inline int greedy_action(const Duel *g, const Rules *r) noexcept nogil:
             top[h] = g.house[h][g.house_n[h] - 1]
             if has(found, top[h]):
                 return (SRC_HOUSE + h) * 16 + DST_FOUNDATION
-            wanted |= fitting(top[h])
+            wanted |= FITTING[top[h]]
     if stock >= 0:
         if r.load_from_stock:                                  # class 1
             d = load_target(g, r, stock)
@@ -138,7 +129,7 @@ cdef inline int greedy_action(const Duel *g, const Rules *r) noexcept nogil:
                 return SRC_STOCK * 16 + d
         if empties or has(wanted, stock):                      # class 2 (the first empty house in order)
             for h in range(N_HOUSES):
-                if top[h] < 0 or has(fitting(top[h]), stock):
+                if top[h] < 0 or has(FITTING[top[h]], stock):
                     return SRC_STOCK * 16 + DST_HOUSE + h
     if hand >= 0:
         if r.load_from_hand:                                   # class 3
@@ -147,16 +138,16 @@ cdef inline int greedy_action(const Duel *g, const Rules *r) noexcept nogil:
                 return SRC_HAND * 16 + d
         if has(wanted, hand):                                  # class 4
             for h in range(N_HOUSES):
-                if top[h] >= 0 and has(fitting(top[h]), hand):
+                if top[h] >= 0 and has(FITTING[top[h]], hand):
                     return SRC_HAND * 16 + DST_HOUSE + h
     for s in range(N_HOUSES):                                  # class 5: a lone house card moves over
         if g.house_n[s] == 1 and has(wanted, top[s]):
             singles |= <uint64_t>1 << top[s]
     if singles:
         for d in range(N_HOUSES):                              # lowest destination, then lowest source
-            if top[d] >= 0 and fitting(top[d]) & singles:
+            if top[d] >= 0 and FITTING[top[d]] & singles:
                 for s in range(N_HOUSES):
-                    if g.house_n[s] == 1 and has(fitting(top[d]), top[s]):
+                    if g.house_n[s] == 1 and has(FITTING[top[d]], top[s]):
                         return (SRC_HOUSE + s) * 16 + DST_HOUSE + d
     if hand >= 0:
         if empties >= 2 and (r.empty_house == EMPTY_ANY or g.stock_n[p] == 0):   # class 6

@@ -50,6 +50,7 @@ from rb_strategies cimport *
 from rb_solo cimport *
 
 cnp.import_array()
+build_card_tables()
 
 STRATEGIES = {"random": STRAT_RANDOM, "greedy": STRAT_GREEDY}
 ACTION_DISCARD = ACT_DISCARD
