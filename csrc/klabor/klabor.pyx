@@ -47,6 +47,7 @@ from libc.string cimport memset
 
 from bitboard cimport mask32, suit_lane32, popcount32, lowest_bit32, clear_lowest32, RANK_COLUMN32
 from rng cimport Rng, rng_init, rng_partial_shuffle, rng_below, bitgen_pointer
+from compare cimport PairTally, tally_pair, pair_counters
 from numpy.random cimport bitgen_t
 
 cnp.import_array()
@@ -719,10 +720,6 @@ def games_shard(bit_generators, Py_ssize_t n_games, dict spec):
 # ---------------------------------------------------------------------------------------------
 # Duplicate comparison of two strategies (analyzer.compare)
 
-COMPARE_COUNTERS = ("pairs", "diff_sum", "diff_sq_sum", "wins", "draws", "losses",
-                    "a_sum", "a_sq_sum", "b_sum", "b_sq_sum")
-
-
 def compare_shard(bit_generators, Py_ssize_t n_deals, dict spec, rows=None):
     """Play every deal twice: strategy A (play_a, bidding at threshold_a) as elder against B
     (play_b, threshold_b) as dealer, then the same cards with the seats swapped. A strategy's
@@ -737,11 +734,7 @@ def compare_shard(bit_generators, Py_ssize_t n_deals, dict spec, rows=None):
     cdef Strategy players[2]
     cdef Strategy strat[2]
     strategies_from(spec, players)
-    counters = {k: np.zeros(1, np.int64) for k in COMPARE_COUNTERS}
-    cdef int64_t[::1] pairs = counters["pairs"], diff_sum = counters["diff_sum"], diff_sq = counters["diff_sq_sum"]
-    cdef int64_t[::1] wins = counters["wins"], draws = counters["draws"], losses = counters["losses"]
-    cdef int64_t[::1] a_sum = counters["a_sum"], a_sq = counters["a_sq_sum"]
-    cdef int64_t[::1] b_sum = counters["b_sum"], b_sq = counters["b_sq_sum"]
+    cdef PairTally tally = PairTally(0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
     cdef int[:, :, ::1] row_view
     cdef bint keep_rows = rows is not None
     if keep_rows:
@@ -759,7 +752,6 @@ def compare_shard(bit_generators, Py_ssize_t n_deals, dict spec, rows=None):
     cdef bitgen_t *b_bits = bitgen_pointer(bit_generators[2])
     cdef Layout deal
     cdef DealResult first, second
-    cdef int64_t a, b, diff
     cdef Py_ssize_t d
     with bit_generators[0].lock, bit_generators[1].lock, bit_generators[2].lock, nogil:
         rng_init(&deal_rng, deal_bits)
@@ -776,17 +768,5 @@ def compare_shard(bit_generators, Py_ssize_t n_deals, dict spec, rows=None):
             if keep_rows:
                 fill_row(row_view[d, 0], &deal, &first)
                 fill_row(row_view[d, 1], &deal, &second)
-            a = first.score[ELDER] + second.score[DEALER]
-            b = first.score[DEALER] + second.score[ELDER]
-            diff = a - b
-            diff_sum[0] += diff
-            diff_sq[0] += diff * diff
-            wins[0] += diff > 0
-            draws[0] += diff == 0
-            losses[0] += diff < 0
-            a_sum[0] += a
-            a_sq[0] += a * a
-            b_sum[0] += b
-            b_sq[0] += b * b
-        pairs[0] = n_deals
-    return counters
+            tally_pair(&tally, first.score[ELDER] + second.score[DEALER], first.score[DEALER] + second.score[ELDER])
+    return pair_counters(tally)

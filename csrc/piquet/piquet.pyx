@@ -34,6 +34,7 @@ from cpython.ref cimport PyObject
 
 from bitboard cimport mask32, lowest_bit32, popcount32, rank_count32
 from rng cimport Rng, rng_init, rng_below, rng_partial_shuffle, bitgen_pointer
+from compare cimport PairTally, tally_pair, pair_counters
 from numpy.random cimport bitgen_t
 from piquet_rules cimport *
 from piquet_search cimport Solver, solver_init, solver_free, search, best_move, mtdf, INF
@@ -828,18 +829,7 @@ def compare_shard(bit_generators, Py_ssize_t n_deals, dict rules_spec, dict stra
     cdef Seat seats[2]
     cdef Rng rngs[2]
     seats_from(strategies, "a", "b", players, rngs, &g)
-    counters = {k: np.zeros(1, np.int64) for k in ("pairs", "diff_sum", "diff_sq_sum", "wins", "draws", "losses",
-                                                   "a_sum", "a_sq_sum", "b_sum", "b_sq_sum")}
-    cdef int64_t[::1] pairs = counters["pairs"]
-    cdef int64_t[::1] diff_sum = counters["diff_sum"]
-    cdef int64_t[::1] diff_sq = counters["diff_sq_sum"]
-    cdef int64_t[::1] wins = counters["wins"]
-    cdef int64_t[::1] draws = counters["draws"]
-    cdef int64_t[::1] losses = counters["losses"]
-    cdef int64_t[::1] a_sum = counters["a_sum"]
-    cdef int64_t[::1] a_sq = counters["a_sq_sum"]
-    cdef int64_t[::1] b_sum = counters["b_sum"]
-    cdef int64_t[::1] b_sq = counters["b_sq_sum"]
+    cdef PairTally tally = PairTally(0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
     cdef uint8_t cards[N_CARDS]
     cdef int c
     for c in range(N_CARDS):
@@ -850,7 +840,7 @@ def compare_shard(bit_generators, Py_ssize_t n_deals, dict rules_spec, dict stra
     cdef bitgen_t *bg2 = bitgen_pointer(bit_generators[2])
     cdef Py_ssize_t d
     cdef DealScore first, second
-    cdef int64_t a, b, diff
+    cdef int64_t a, b
     try:
         with nogil:
             rng_init(&deal_rng, bg0)
@@ -866,17 +856,7 @@ def compare_shard(bit_generators, Py_ssize_t n_deals, dict rules_spec, dict stra
                 play_deal(&g, cards, seats, NULL, &second)
                 a = first.total[ELDER] + second.total[YOUNGER]
                 b = first.total[YOUNGER] + second.total[ELDER]
-                diff = a - b
-                diff_sum[0] += diff
-                diff_sq[0] += diff * diff
-                wins[0] += diff > 0
-                draws[0] += diff == 0
-                losses[0] += diff < 0
-                a_sum[0] += a
-                a_sq[0] += a * a
-                b_sum[0] += b
-                b_sq[0] += b * b
-            pairs[0] = n_deals
+                tally_pair(&tally, a, b)
     finally:
         solver_free(&g.solver)
-    return counters
+    return pair_counters(tally)

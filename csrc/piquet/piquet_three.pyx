@@ -32,6 +32,7 @@ from libc.string cimport memset, memcpy
 
 from bitboard cimport mask32, lowest_bit32, popcount32, rank_count32
 from rng cimport Rng, rng_init, rng_below, rng_partial_shuffle, bitgen_pointer
+from compare cimport PairTally, tally_pair, pair_counters
 from numpy.random cimport bitgen_t
 from piquet_rules cimport *
 from piquet_search cimport Solver, solver_init, solver_free
@@ -670,9 +671,6 @@ def places_from_totals(deal_totals, first_in_play_order, int target, bint stop_a
 # ---------------------------------------------------------------------------------------------
 # Duplicate comparison of two strategies (analyzer.compare)
 
-COMPARE_COUNTERS = ("pairs", "diff_sum", "diff_sq_sum", "wins", "draws", "losses",
-                    "a_sum", "a_sq_sum", "b_sum", "b_sq_sum")
-
 cdef enum:
     COMPARE_PLAYS = 6            # each deal: A alone in each of the 3 seats, then B alone
 
@@ -694,11 +692,7 @@ def compare_shard(bit_generators, Py_ssize_t n_deals, dict rules_spec, dict stra
     cdef Seat3 seats[PLAYERS3]
     cdef Rng rngs[2]
     seats_from3(strategies, ("a", "b"), players, rngs)
-    counters = {k: np.zeros(1, np.int64) for k in COMPARE_COUNTERS}
-    cdef int64_t[::1] pairs = counters["pairs"], diff_sum = counters["diff_sum"], diff_sq = counters["diff_sq_sum"]
-    cdef int64_t[::1] wins = counters["wins"], draws = counters["draws"], losses = counters["losses"]
-    cdef int64_t[::1] a_sum = counters["a_sum"], a_sq = counters["a_sq_sum"]
-    cdef int64_t[::1] b_sum = counters["b_sum"], b_sq = counters["b_sq_sum"]
+    cdef PairTally tally = PairTally(0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
     cdef int[:, :, ::1] total_view
     cdef bint keep_totals = totals is not None
     if keep_totals:
@@ -717,7 +711,6 @@ def compare_shard(bit_generators, Py_ssize_t n_deals, dict rules_spec, dict stra
     cdef Py_ssize_t d
     cdef DealThree score
     cdef int64_t result[2]
-    cdef int64_t diff
     with nogil:
         rng_init(&deal_rng, bg[0])
         rng_init(&rngs[0], bg[1])
@@ -737,15 +730,5 @@ def compare_shard(bit_generators, Py_ssize_t n_deals, dict rules_spec, dict stra
                     result[who] += score.total[p]
                     if keep_totals:
                         total_view[d, play, p] = score.total[p]
-            diff = result[0] - result[1]
-            diff_sum[0] += diff
-            diff_sq[0] += diff * diff
-            wins[0] += diff > 0
-            draws[0] += diff == 0
-            losses[0] += diff < 0
-            a_sum[0] += result[0]
-            a_sq[0] += result[0] * result[0]
-            b_sum[0] += result[1]
-            b_sq[0] += result[1] * result[1]
-        pairs[0] = n_deals
-    return counters
+            tally_pair(&tally, result[0], result[1])
+    return pair_counters(tally)

@@ -40,6 +40,7 @@ from libc.string cimport memset
 
 from bitboard cimport mask64, popcount64, suit_lane64, rank_count64
 from rng cimport Rng, rng_init, rng_partial_shuffle, bitgen_pointer
+from compare cimport PairTally, tally_pair, pair_counters
 from numpy.random cimport bitgen_t
 from semerik_rules cimport *
 from semerik_strategies cimport *
@@ -395,9 +396,6 @@ cdef enum:
     COMPARE_ROW_WIDTH = 9
 COMPARE_ROW = {"hands": CMP_HANDS, "dealer": CMP_DEALER, "first": CMP_FIRST, "second": CMP_SECOND,
                "width": COMPARE_ROW_WIDTH}
-COMPARE_COUNTERS = ("pairs", "diff_sum", "diff_sq_sum", "wins", "draws", "losses",
-                    "a_sum", "a_sq_sum", "b_sum", "b_sq_sum")
-
 
 cdef inline void play_total(Table *t, const mask64 *hands, int dealer, const Rules *r, Rng *rng_a, Rng *rng_b,
                             int *total) noexcept nogil:
@@ -424,17 +422,7 @@ def compare_shard(bit_generators, Py_ssize_t n_deals, dict rules_spec, dict stra
     cdef Rules second = first
     second.strategy[0] = first.strategy[1]
     second.strategy[1] = first.strategy[0]
-    counters = {k: np.zeros(1, np.int64) for k in COMPARE_COUNTERS}
-    cdef int64_t[::1] pairs = counters["pairs"]
-    cdef int64_t[::1] diff_sum = counters["diff_sum"]
-    cdef int64_t[::1] diff_sq = counters["diff_sq_sum"]
-    cdef int64_t[::1] wins = counters["wins"]
-    cdef int64_t[::1] draws = counters["draws"]
-    cdef int64_t[::1] losses = counters["losses"]
-    cdef int64_t[::1] a_sum = counters["a_sum"]
-    cdef int64_t[::1] a_sq = counters["a_sq_sum"]
-    cdef int64_t[::1] b_sum = counters["b_sum"]
-    cdef int64_t[::1] b_sq = counters["b_sq_sum"]
+    cdef PairTally tally = PairTally(0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
     cdef int64_t[:, ::1] row_view
     cdef bint keep_rows = rows is not None
     if keep_rows:
@@ -453,7 +441,7 @@ def compare_shard(bit_generators, Py_ssize_t n_deals, dict rules_spec, dict stra
     cdef int one[2]
     cdef int two[2]
     cdef int dealer, s
-    cdef int64_t a, b, diff
+    cdef int64_t a, b
     cdef Table t
     with deal_gen.lock, a_gen.lock, b_gen.lock, nogil:
         rng_init(&deal_rng, deal_bitgen)
@@ -466,16 +454,7 @@ def compare_shard(bit_generators, Py_ssize_t n_deals, dict rules_spec, dict stra
             play_total(&t, hands, dealer, &second, &b_rng, &a_rng, two)    # A plays b, B plays a
             a = one[0] + two[1]
             b = one[1] + two[0]
-            diff = a - b
-            diff_sum[0] += diff
-            diff_sq[0] += diff * diff
-            wins[0] += diff > 0
-            draws[0] += diff == 0
-            losses[0] += diff < 0
-            a_sum[0] += a
-            a_sq[0] += a * a
-            b_sum[0] += b
-            b_sq[0] += b * b
+            tally_pair(&tally, a, b)
             if keep_rows:
                 for s in range(N_SEATS):
                     row_view[d, CMP_HANDS + s] = <int64_t>hands[s]
@@ -484,8 +463,7 @@ def compare_shard(bit_generators, Py_ssize_t n_deals, dict rules_spec, dict stra
                 row_view[d, CMP_FIRST + 1] = one[1]
                 row_view[d, CMP_SECOND] = two[0]
                 row_view[d, CMP_SECOND + 1] = two[1]
-    pairs[0] = n_deals
-    return counters
+    return pair_counters(tally)
 
 
 def play_deals(hand_masks, dealers, dict rules_spec, bit_generator):

@@ -42,6 +42,7 @@ from libc.string cimport memset, memcpy
 
 from bitboard cimport mask64
 from rng cimport Rng, rng_init, rng_below, rng_partial_shuffle, bitgen_pointer
+from compare cimport PairTally, tally_pair, pair_counters
 from numpy.random cimport bitgen_t
 from square_rules cimport *
 from square_strategies cimport *
@@ -329,9 +330,6 @@ def thresholds_shard(deal_generator, strategy_generator, Py_ssize_t n_deals, dic
     return counters
 
 
-COMPARE_COUNTERS = ("pairs", "diff_sum", "diff_sq_sum", "wins", "draws", "losses",
-                    "a_sum", "a_sq_sum", "b_sum", "b_sq_sum")
-
 
 def compare_shard(deal_generator, a_generator, b_generator, Py_ssize_t n_deals, dict spec):
     """Duplicate deals for `kozyr compare`: strategy A is play/threshold of side A in `spec`
@@ -349,17 +347,7 @@ def compare_shard(deal_generator, a_generator, b_generator, Py_ssize_t n_deals, 
     swapped.threshold[0] = base.threshold[1]
     swapped.strategy[1] = base.strategy[0]
     swapped.threshold[1] = base.threshold[0]
-    counters = {k: np.zeros(1, np.int64) for k in COMPARE_COUNTERS}
-    cdef int64_t[::1] pairs = counters["pairs"]
-    cdef int64_t[::1] diff_sum = counters["diff_sum"]
-    cdef int64_t[::1] diff_sq = counters["diff_sq_sum"]
-    cdef int64_t[::1] wins = counters["wins"]
-    cdef int64_t[::1] draws = counters["draws"]
-    cdef int64_t[::1] losses = counters["losses"]
-    cdef int64_t[::1] a_sum = counters["a_sum"]
-    cdef int64_t[::1] a_sq = counters["a_sq_sum"]
-    cdef int64_t[::1] b_sum = counters["b_sum"]
-    cdef int64_t[::1] b_sq = counters["b_sq_sum"]
+    cdef PairTally tally = PairTally(0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
     cdef bitgen_t *deal_bits = bitgen_pointer(deal_generator)
     cdef bitgen_t *a_bits = bitgen_pointer(a_generator)
     cdef bitgen_t *b_bits = bitgen_pointer(b_generator)
@@ -369,7 +357,7 @@ def compare_shard(deal_generator, a_generator, b_generator, Py_ssize_t n_deals, 
     cdef uint8_t deck[MAX_CARDS]
     cdef Action actions[MAX_ACTIONS]
     cdef Deal d, dealt
-    cdef int64_t a, b, diff
+    cdef int64_t a, b
     cdef Py_ssize_t i
     init_deck(&r, deck)
     dealt.log = NULL
@@ -391,18 +379,8 @@ def compare_shard(deal_generator, a_generator, b_generator, Py_ssize_t n_deals, 
             play_deal(&d, &r, &swapped, b_first, 0, actions)
             a += d.deal_score[1]
             b += d.deal_score[0]
-            diff = a - b
-            diff_sum[0] += diff
-            diff_sq[0] += diff * diff
-            wins[0] += diff > 0
-            draws[0] += diff == 0
-            losses[0] += diff < 0
-            a_sum[0] += a
-            a_sq[0] += a * a
-            b_sum[0] += b
-            b_sq[0] += b * b
-        pairs[0] = n_deals
-    return counters
+            tally_pair(&tally, a, b)
+    return pair_counters(tally)
 
 
 def baseline_shard(deal_generator, Py_ssize_t n_squares, dict spec):

@@ -34,6 +34,7 @@ from libc.stdint cimport uint8_t, int16_t, uint32_t, uint64_t, int64_t
 
 from bitboard cimport mask64, popcount64, lowest_bit64, LANE64
 from rng cimport Rng, rng_init, rng_below, rng_uniform, rng_partial_shuffle, bitgen_pointer
+from compare cimport PairTally, tally_pair, pair_counters
 from numpy.random cimport bitgen_t
 
 cnp.import_array()
@@ -435,18 +436,7 @@ def compare_shard(deal_generator, draw_generator, Py_ssize_t n_deals, dict rules
             raise ValueError(f"unknown witch placement {label!r}; choose one of {', '.join(PLACEMENT_NAMES)}")
     cdef int place_a = PLACEMENT_CODES[PLACEMENT_NAMES.index(a)]
     cdef int place_b = PLACEMENT_CODES[PLACEMENT_NAMES.index(b)]
-    counters = {k: np.zeros(1, np.int64) for k in ("pairs", "diff_sum", "diff_sq_sum", "wins", "draws", "losses",
-                                                   "a_sum", "a_sq_sum", "b_sum", "b_sq_sum")}
-    cdef int64_t[::1] pairs = counters["pairs"]
-    cdef int64_t[::1] diff_sum = counters["diff_sum"]
-    cdef int64_t[::1] diff_sq = counters["diff_sq_sum"]
-    cdef int64_t[::1] wins = counters["wins"]
-    cdef int64_t[::1] draws = counters["draws"]
-    cdef int64_t[::1] losses = counters["losses"]
-    cdef int64_t[::1] a_sum = counters["a_sum"]
-    cdef int64_t[::1] a_sq = counters["a_sq_sum"]
-    cdef int64_t[::1] b_sum = counters["b_sum"]
-    cdef int64_t[::1] b_sq = counters["b_sq_sum"]
+    cdef PairTally tally = PairTally(0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
     cdef uint64_t[:, ::1] row_view
     cdef bint keep_rows = rows is not None
     if keep_rows:
@@ -469,7 +459,7 @@ def compare_shard(deal_generator, draw_generator, Py_ssize_t n_deals, dict rules
     cdef mask64 hand[MAX_PLAYERS]
     cdef int n = rules.players, plays = 2 if rules.players == 2 else 2 * rules.players
     cdef int g, p, lone, lone_place, rest_place, loser, n_draws
-    cdef int64_t res_a, res_b, diff
+    cdef int64_t res_a, res_b
     with deal_generator.lock, draw_generator.lock, nogil:
         rng_init(&deal_rng, deal_bitgen)
         rng_init(&draw_rng, draw_bitgen)
@@ -498,22 +488,12 @@ def compare_shard(deal_generator, draw_generator, Py_ssize_t n_deals, dict rules
                 res_a += (loser == lone) == (g < n)      # the loser sat at a seat playing A
             res_b = -(plays - res_a)                   # results count lost plays as -1 each
             res_a = -res_a
-            diff = res_a - res_b
-            diff_sum[0] += diff
-            diff_sq[0] += diff * diff
-            wins[0] += diff > 0
-            draws[0] += diff == 0
-            losses[0] += diff < 0
-            a_sum[0] += res_a
-            a_sq[0] += res_a * res_a
-            b_sum[0] += res_b
-            b_sq[0] += res_b * res_b
+            tally_pair(&tally, res_a, res_b)
             if keep_rows:
                 for p in range(n):
                     row_view[d, p] = dealt[p]
                 row_view[d, MAX_PLAYERS] = -res_a
-        pairs[0] = n_deals
-    return counters
+    return pair_counters(tally)
 
 
 def play_traced(hands, dict rules_spec, bit_generator, smart_seats=(), double edge_weight=1.0):
