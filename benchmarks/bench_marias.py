@@ -64,10 +64,10 @@ def main():
     heuristic = {"actor_play": "heuristic", "defender_play": "heuristic", "trump_choice": "longest", "doubling": "heuristic"}
 
     def natural(r, n):
-        core.stovka_shard([np.random.PCG64(r), np.random.PCG64(r + 100)], n, options, heuristic, "natural")
+        core.stovka_shard([np.random.PCG64(r), np.random.PCG64(r + 100), np.random.PCG64(r + 200)], n, options, heuristic, "natural")
 
     def forced(r, n):
-        core.stovka_shard([np.random.PCG64(r), np.random.PCG64(r + 100)], n, options, dict(heuristic, doubling="none"))
+        core.stovka_shard([np.random.PCG64(r), np.random.PCG64(r + 100), np.random.PCG64(r + 200)], n, options, dict(heuristic, doubling="none"))
 
     a = best_rate(natural, args.deals, args.repeat)
     b = best_rate(forced, args.deals, args.repeat)

@@ -59,7 +59,7 @@ def _cards(mask):
 def test_natural_game_against_the_reference(protocol, overrides, runslow):
     options = GAME.resolve_rules("seed", dict(overrides, protocol=protocol))
     n = 20_000 if runslow else 2_500
-    deals = core.natural_deals([np.random.PCG64(7), np.random.PCG64(8)], n, options,
+    deals = core.natural_deals([np.random.PCG64(7), np.random.PCG64(8), np.random.PCG64(9)], n, options,
                                {"actor_play": "random", "defender_play": "heuristic", "doubling": "heuristic"})
     rungs = set()
     for d in deals:
@@ -131,4 +131,4 @@ def test_play_deal_protocol_l_forehand_leads_a_suit_game():
 
 def test_forced_stovka_refuses_protocol_l():
     with pytest.raises(ValueError, match="protocol V"):
-        core.stovka_shard([np.random.PCG64(1), np.random.PCG64(2)], 10, GAME.resolve_rules("seed", {"protocol": "L"}), {})
+        core.stovka_shard([np.random.PCG64(1), np.random.PCG64(2), np.random.PCG64(3)], 10, GAME.resolve_rules("seed", {"protocol": "L"}), {})

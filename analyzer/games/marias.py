@@ -237,13 +237,20 @@ RULE_DEFAULTS: dict[str, Any] = dict(
 )
 PRESETS: dict[str, dict[str, Any]] = {"seed": dict(RULE_DEFAULTS)}
 CARD_STRATEGIES = ("heuristic", "random", "double_dummy", "pimc")
-# Strategy roles of the analyses (the first name is the default), chosen per decision.
+# Strategy roles of the analyses (the first name is the default), chosen per decision. Card play
+# draws from stream 1 (compare: A 1, B 3); the bidding decisions (trump ties, z lidu) from
+# stream 2; stream 0 only deals, so no strategy changes the deals.
 STRATEGY_ROLES: dict[str, tuple[str, ...]] = dict(
     actor_play=CARD_STRATEGIES,            # card play of the actor
     defender_play=CARD_STRATEGIES,         # card play of the defenders
-    trump_choice=("longest", "z_lidu"),    # τ: longest suit of the first 7 cards | blind (z lidu)
-    doubling=("none", "heuristic"),        # doubling decisions (natural game only)
+    # τ: longest suit of the first 7 cards | blind (z lidu) | oracle: every suit of the 12 cards,
+    # each a separate trial (§8.1 step 2; forced Stovka only)
+    trump_choice=("longest", "z_lidu", "oracle"),
+    discard=("heuristic", "low_cards"),    # short side suits first (voids) | the lowest cards first
+    contract=("heuristic", "bold", "cautious"),   # the gates of choose_contract (natural game)
+    doubling=("none", "heuristic"),        # heuristic: raises and re-raises up to max_doublings
 )
+NATURAL_ROLES = dict(STRATEGY_ROLES, trump_choice=("longest", "z_lidu"), doubling=("heuristic", "none"))
 STOVKA_FILTERS = {"any_hlas": "holds any hlas", "trump_hlas": "holds the trump hlas",
                   "mariasek": ">= 4 trumps and >= 1 hlas (Mariasek's pre-filter)", "all": "every deal"}
 _CHOICES = dict(hlas_for_stovka=("highest", "first"), ticha_stovka_rate=("full", "half"), protocol=("V", "L"))
@@ -295,13 +302,13 @@ _ANALYSES = {
     "stovka" if f == "any_hlas" else f"stovka_{f}": Analysis(
         "stovka" if f == "any_hlas" else f"stovka_{f}",
         f"Forced Stovka (§8) on the deals where the forehand {what}; paired with Hra, and Sto a sedem with Sedma a hra",
-        _kernel("forced", f), streams=2, strategies=STRATEGY_ROLES)
+        _kernel("forced", f), streams=3, strategies=STRATEGY_ROLES)
     for f, what in STOVKA_FILTERS.items()
 }
 _ANALYSES["game"] = Analysis(
     "game", "The whole game (protocol V, or L with protocol=L): trump choice or auction, discard, takeovers, "
     "contract, doublings, play, money",
-    _kernel("natural"), streams=2, strategies=dict(STRATEGY_ROLES, doubling=("heuristic", "none")))
+    _kernel("natural"), streams=3, strategies=NATURAL_ROLES)
 
 
 
@@ -315,9 +322,9 @@ _ANALYSES["compare"] = Analysis(
     "compare",
     "Duplicate deals of the whole game: card play A as the actor against B defending, then B against A, "
     "same deal, trumps, discard, contract and doublings; A's money as the actor minus B's",
-    _compare_kernel, streams=3,
-    strategies=dict(a_play=CARD_STRATEGIES, b_play=CARD_STRATEGIES, trump_choice=STRATEGY_ROLES["trump_choice"],
-                    doubling=("heuristic", "none")))
+    _compare_kernel, streams=4,
+    strategies=dict(a_play=CARD_STRATEGIES, b_play=CARD_STRATEGIES,
+                    **{role: NATURAL_ROLES[role] for role in ("trump_choice", "discard", "contract", "doubling")}))
 
 
 def compare_strategies(a: str, b: str) -> dict[str, str]:
@@ -872,7 +879,7 @@ def build_report(ctx) -> list:
         "actor's highest hlas >= 100. The same play is settled as Hra (with tichá stovka) for the paired "
         "comparison; when the actor holds the trump 7 the deal is played again with the seven kept back and "
         "settled as Sto a sedem and as Sedma a hra. Strategies: σ as named in each row; every profile meets the "
-        "same deals, trumps and discards (the trump choice draws from the deal stream), so the profiles' rates "
+        "same deals, trumps and discards (the trump choice draws from its own stream), so the profiles' rates "
         "are compared on common deals (the search players on the first few thousand of them). "
         f"Paired E[S | Stovka] - E[S | Hra]: {verdict}. Double-dummy play sees every hand and maximises the "
         "side's card points + last trick (the seven is only guarded, not played for); PIMC samples the hidden "

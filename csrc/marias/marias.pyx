@@ -18,10 +18,14 @@
 #            automatically. Malý stops when the actor wins a trick, Veľký when he loses one.
 #   Money    settle_outcome() in marias_rules.pxd (§6.3), in units of the base stake B.
 #
-# Strategies, chosen per side by name: card play `random` or `heuristic` (simple rules: draw
+# Strategies, chosen by name per decision: card play `random`, `heuristic` (simple rules: draw
 # trumps with the top trump, cash aces, win cheaply, smear A/T on a partner's sure trick, throw
-# the cheapest card); trump choice `longest` (longest suit of the first 7, ties by A/T/K/Q count,
-# then random) or `z_lidu`; discard and contract by fixed rules; doubling `none` or `heuristic`.
+# the cheapest card), `double_dummy` or `pimc`, per side; trump choice `longest` (longest suit of
+# the first 7, ties by A/T/K/Q count, then random), `z_lidu` or, in the forced experiment,
+# `oracle` (every suit of the 12 cards tried); discard `heuristic` (voids) or `low_cards`;
+# contract `heuristic`, `bold` or `cautious` (gates in choose_contract); doubling `none` or
+# `heuristic` (raises and re-raises by hand strength up to the cap). Streams: 0 deals, 1 card
+# play, 2 bidding decisions (compare: 1 A, 2 bidding, 3 B).
 #
 # The Stovka experiment (§8): `forced` mode plays every qualifying deal as Stovka (no takeover,
 # no doublings) and, on the same play, settles it as Hra too; when the actor holds the trump 7 the
@@ -30,7 +34,7 @@
 #
 # Duplicate comparison (compare_shard): each deal of the natural protocol is bid once and played
 # twice, card play A as the actor against B as both defenders and then B against A; the bidding
-# draws only from the deal stream and A and B from streams of their own.
+# draws only from its own stream and A and B from streams of their own.
 
 import numpy as np
 cimport numpy as cnp
@@ -55,6 +59,12 @@ cdef enum:
     PIMC_SAMPLES = 20              # sampled deals per PIMC decision
     TAU_LONGEST = 0
     TAU_Z_LIDU = 1
+    TAU_ORACLE = 2                 # forced mode: every suit of the 12 cards tried (§8.1 step 2)
+    DISCARD_HEURISTIC = 0          # short side suits first (keeps length, makes voids)
+    DISCARD_LOW_CARDS = 1          # the lowest cards first (keeps the high cards)
+    CONTRACT_HEURISTIC = 0
+    CONTRACT_BOLD = 1
+    CONTRACT_CAUTIOUS = 2
     MODE_FORCED = 0
     MODE_NATURAL = 1
     FILTER_ANY_HLAS = 0
@@ -121,6 +131,8 @@ cdef struct Rules:
     int proti_only_announcer
     int strat[2]                   # card play: [actor, defenders]
     int trump_policy
+    int discard_policy
+    int contract_policy
     int mode
     int filter
     int doubling
@@ -582,7 +594,7 @@ cdef int choose_trump(mask32 first7, mask32 packet2, const Rules *rules, Rng *rn
     cdef int s, key, best_key = -1, n_best = 0, pick
     cdef int best[4]
     cdef mask32 lane
-    if rules.trump_policy == TAU_Z_LIDU and rules.allow_z_lidu:
+    if rules.trump_policy == TAU_Z_LIDU:
         indicator[0] = random_card(packet2, rng)
         return card_suit(indicator[0])
     for s in range(4):
@@ -603,7 +615,8 @@ cdef int choose_trump(mask32 first7, mask32 packet2, const Rules *rules, Rng *rn
 
 cdef mask32 suit_discard(mask32 hand, int trump, int indicator, const Rules *rules) noexcept nogil:
     """Two cards for the talon of a suit game (§3.3): never A/T, the indicator or the trump 7;
-    trumps and hlas cards last; short side suits first (to make voids). 0 if impossible."""
+    trumps and hlas cards last; then by the discard strategy: `heuristic` the short side suits
+    first (to make voids), `low_cards` the lowest ranks first (keeping K, Q, J). 0 if impossible."""
     cdef mask32 allowed = hand & ~(<mask32>POINT_CARDS) & ~trump_seven(trump)
     cdef mask32 m, out = 0
     cdef int c, s, key, k, best, best_key
@@ -620,7 +633,10 @@ cdef mask32 suit_discard(mask32 hand, int trump, int indicator, const Rules *rul
         while m:
             c = lowest_bit32(m)
             s = card_suit(c)
-            key = popcount32(hand & suit_mask(s)) * 10 + (c & 7)
+            if rules.discard_policy == DISCARD_LOW_CARDS:
+                key = (c & 7) * 10 + popcount32(hand & suit_mask(s))
+            else:
+                key = popcount32(hand & suit_mask(s)) * 10 + (c & 7)
             if s == trump:
                 key += 1000
             if ((c & 7) == RK or (c & 7) == RQ) and (hand >> (8 * s)) & KQ_LANE == KQ_LANE:
@@ -688,29 +704,67 @@ cdef int takeover_flavour(mask32 hand_betl, int current) noexcept nogil:
 
 
 cdef int choose_contract(mask32 hand, int trump, const Rules *rules) noexcept nogil:
+    """The suit contract announced on the 10 cards kept, by the contract strategy:
+    heuristic  Stovka: trump hlas, >= 5 trumps, >= 4 A/T (or any hlas, >= 5 trumps, >= 6 A/T);
+               Sto a sedem: that and the trump 7 with >= 6 trumps; Sedma: the 7 and >= 5 trumps
+               (>= 4 with the trump A);
+    bold       Stovka: any hlas and >= 4 trumps (Mariasek's pre-filter); Sto a sedem: that, the 7
+               and >= 5 trumps; Sedma: the 7 and >= 4 trumps;
+    cautious   Stovka: zolik's sto gate (trump hlas, trump A, >= 6 trumps, >= 5 A/T); Sto a sedem:
+               that and the 7; Sedma: the 7, the trump A and >= 5 trumps."""
     cdef int ntr = popcount32(hand & suit_mask(trump)), at = popcount32(hand & POINT_CARDS)
     cdef int suits = hlas_suits(hand), has7 = (hand & trump_seven(trump)) != 0
-    cdef int trump_hlas = suits >> trump & 1, hundred
-    hundred = (trump_hlas and ntr >= 5 and at >= 4) or (suits and ntr >= 5 and at >= 6)
-    if hundred and has7 and ntr >= 6:
-        return GAME_STO_A_SEDEM
+    cdef int trump_hlas = suits >> trump & 1, trump_ace = (hand >> (8 * trump + RA)) & 1, hundred, seven
+    if rules.contract_policy == CONTRACT_BOLD:
+        hundred = suits != 0 and ntr >= 4
+        seven = has7 and ntr >= 4
+        if hundred and has7 and ntr >= 5:
+            return GAME_STO_A_SEDEM
+    elif rules.contract_policy == CONTRACT_CAUTIOUS:
+        hundred = trump_hlas and trump_ace and ntr >= 6 and at >= 5
+        seven = has7 and trump_ace and ntr >= 5
+        if hundred and has7:
+            return GAME_STO_A_SEDEM
+    else:
+        hundred = (trump_hlas and ntr >= 5 and at >= 4) or (suits and ntr >= 5 and at >= 6)
+        seven = has7 and (ntr >= 5 or (ntr >= 4 and trump_ace))
+        if hundred and has7 and ntr >= 6:
+            return GAME_STO_A_SEDEM
     if hundred:
         return GAME_STOVKA
-    if has7 and (ntr >= 5 or (ntr >= 4 and (hand >> (8 * trump + RA)) & 1)):
+    if seven:
         return GAME_SEDMA
     return GAME_HRA
 
 
+cdef inline int strength(mask32 hand, int trump) noexcept nogil:
+    """Doubling strength of a hand: two per trump plus one per A/T."""
+    return 2 * popcount32(hand & suit_mask(trump)) + popcount32(hand & POINT_CARDS)
+
+
+cdef inline int trump_honour_count(mask32 hand, int trump) noexcept nogil:
+    """Trumps held plus the trump A and T held (killing or guarding a seven)."""
+    return popcount32(hand & suit_mask(trump)) + <int>((hand >> (8 * trump + RA)) & 1) + \
+        <int>((hand >> (8 * trump + RT)) & 1)
+
+
 cdef void doubling_phase(const mask32 *hands, int actor, int game, int trump, const Rules *rules,
                          int k[2][N_PARTS], int *proti_by) noexcept nogil:
-    """§4.4 with heuristic decisions. k[d] are the counters settled with defender d (equal unless
-    flek_per_defender); *proti_by is the defender (0/1) who announced sedma proti, or -1."""
+    """§4.4 with the heuristic doubling strategy, re-raising while the hand is strong enough for
+    the level and the cap allows. With strength() = 2 per trump + 1 per A/T: a defender raises an
+    actor's part at even k when his strength >= 9 + k (9 "na hru", 11 to answer a re-flek; the
+    seven also needs 4 trumps), the actor re-raises at odd k with strength >= 13 + k (14, 16).
+    Sedma proti (announced with the trump 7 and >= 4 trumps): the actor raises it at even k when
+    his trumps + trump A + trump T >= 5 + k, its announcer re-raises at odd k when his >= 4 + k.
+    k[d] are the counters settled with defender d (equal unless flek_per_defender; the sedma
+    proti counter is shared); *proti_by is the defender (0/1) who announced it, or -1. Malý and
+    Veľký are never doubled by this strategy."""
     cdef int round_no = 1, activity, activity2, d, seat, part, ntr, i
     cdef int parts[3]
     cdef int n_parts = 0
     memset(k, 0, sizeof(int) * 2 * N_PARTS)
     proti_by[0] = -1
-    if rules.doubling == DOUBLE_NONE:
+    if rules.doubling == DOUBLE_NONE or trump == NO_TRUMP:
         return
     if game == GAME_HRA:
         parts[0] = PART_HRA
@@ -726,38 +780,38 @@ cdef void doubling_phase(const mask32 *hands, int actor, int game, int trump, co
         activity = 0
         for d in range(2):
             seat = (actor + 1 + d) % N_SEATS
-            ntr = popcount32(hands[seat] & trump_lane(trump)) if trump != NO_TRUMP else 0
+            ntr = popcount32(hands[seat] & suit_mask(trump))
             if (round_no == 1 and rules.allow_proti and proti_by[0] < 0 and (game == GAME_HRA or game == GAME_STOVKA)
                     and hands[seat] & trump_seven(trump) and ntr >= 4):
                 proti_by[0] = d
                 activity = 1
             for i in range(n_parts):
                 part = parts[i]
-                if k[d][part] % 2 == 0 and k[d][part] < rules.max_doublings and k[d][part] == 0:
-                    if (trump != NO_TRUMP and (ntr >= 4 or (ntr >= 3 and (hands[seat] >> (8 * trump + RA)) & 1))
-                            and (part != PART_SEDMA or ntr >= 4)):
-                        k[d][part] += 1
-                        if not rules.flek_per_defender:
-                            k[1 - d][part] = k[d][part]
-                        activity = 1
-            if proti_by[0] >= 0 and k[d][PART_PROTI] % 2 == 1 and k[d][PART_PROTI] < rules.max_doublings:
-                pass                                     # the heuristic defence never re-raises proti
+                if (k[d][part] % 2 == 0 and k[d][part] < rules.max_doublings
+                        and strength(hands[seat], trump) >= 9 + k[d][part] and (part != PART_SEDMA or ntr >= 4)):
+                    k[d][part] += 1
+                    if not rules.flek_per_defender:
+                        k[1 - d][part] = k[d][part]
+                    activity = 1
+            if (proti_by[0] == d and k[0][PART_PROTI] % 2 == 1 and k[0][PART_PROTI] < rules.max_doublings
+                    and trump_honour_count(hands[seat], trump) >= 4 + k[0][PART_PROTI]):
+                k[0][PART_PROTI] += 1
+                k[1][PART_PROTI] = k[0][PART_PROTI]
+                activity = 1
         if not activity:
             break
         activity2 = 0
-        ntr = popcount32(hands[actor] & trump_lane(trump)) if trump != NO_TRUMP else 0
         for i in range(n_parts):
             part = parts[i]
-            if (part == PART_HRA and ntr >= 6) or (part == PART_SEDMA and ntr >= 6):
-                for d in range(2):
-                    if k[d][part] % 2 == 1 and k[d][part] < rules.max_doublings:
-                        k[d][part] += 1
-                        activity2 = 1
-        if proti_by[0] >= 0 and ntr >= 5:
             for d in range(2):
-                if k[d][PART_PROTI] % 2 == 0 and k[d][PART_PROTI] < rules.max_doublings and k[d][PART_PROTI] == 0:
-                    k[d][PART_PROTI] += 1
+                if k[d][part] % 2 == 1 and k[d][part] < rules.max_doublings and strength(hands[actor], trump) >= 13 + k[d][part]:
+                    k[d][part] += 1
                     activity2 = 1
+        if (proti_by[0] >= 0 and k[0][PART_PROTI] % 2 == 0 and k[0][PART_PROTI] < rules.max_doublings
+                and trump_honour_count(hands[actor], trump) >= 5 + k[0][PART_PROTI]):
+            k[0][PART_PROTI] += 1
+            k[1][PART_PROTI] = k[0][PART_PROTI]
+            activity2 = 1
         if not activity2:
             break
         round_no += 1
@@ -765,6 +819,13 @@ cdef void doubling_phase(const mask32 *hands, int actor, int game, int trump, co
 
 # ---------------------------------------------------------------------------------------------
 # Rules from the Python layer
+
+cdef int role_index(dict strategies, str role, tuple names) except -1:
+    name = strategies.get(role, names[0])
+    if name not in names:
+        raise ValueError(f"unknown marias strategy {name!r} for {role}; choose one of {', '.join(names)}")
+    return names.index(name)
+
 
 cdef Rules rules_from(dict o, dict strategies, str mode, str filter_name) except *:
     cdef Rules r
@@ -787,11 +848,16 @@ cdef Rules rules_from(dict o, dict strategies, str mode, str filter_name) except
     r.proti_only_announcer = bool(o["sedma_proti_only_announcer"])
     r.strat[0] = STRATEGIES.index(strategies.get("actor_play", "heuristic"))
     r.strat[1] = STRATEGIES.index(strategies.get("defender_play", "heuristic"))
-    r.trump_policy = ("longest", "z_lidu").index(strategies.get("trump_choice", "longest"))
-    r.doubling = ("none", "heuristic").index(strategies.get("doubling", "none"))
+    r.trump_policy = role_index(strategies, "trump_choice", ("longest", "z_lidu", "oracle"))
+    r.discard_policy = role_index(strategies, "discard", ("heuristic", "low_cards"))
+    r.contract_policy = role_index(strategies, "contract", ("heuristic", "bold", "cautious"))
+    r.doubling = role_index(strategies, "doubling", ("none", "heuristic"))
     if r.trump_policy == TAU_Z_LIDU and not r.allow_z_lidu:
         raise ValueError("trump_choice z_lidu needs the rule option allow_z_lidu on")
     r.mode = ("forced", "natural").index(mode)
+    if r.trump_policy == TAU_ORACLE and r.mode != MODE_FORCED:
+        raise ValueError("trump_choice oracle (every suit tried) is a forced-Stovka mode of §8.1; "
+                         "the natural game chooses trumps by longest or z_lidu")
     r.filter = FILTER_NAMES.index(filter_name)
     r.protocol = ("V", "L").index(o["protocol"])
     return r
@@ -834,12 +900,13 @@ cdef struct Bidding:
     int n_trace
 
 
-cdef int deal_protocol_v(Rng *deal_rng, uint8_t *cards, const Rules *rules, mask32 *hands,
+cdef int deal_protocol_v(Rng *deal_rng, Rng *bid_rng, uint8_t *cards, const Rules *rules, mask32 *hands,
                          int *indicator) noexcept nogil:
     """Deal one deal by protocol V from the deal stream: packets 7 fh, 5 mid, 5 rear, 5 fh, 5 mid,
     5 rear (fh = seat 0; hands[0] gets the forehand's 12 cards) and the forehand's trump choice,
-    which is returned. The trump choice draws its tie-breaks from the deal stream too, so every
-    card-play strategy meets the same deals, trumps and discards (common random numbers)."""
+    which is returned. The trump choice draws (ties, z lidu) from the bidding stream, so no
+    strategy changes the deals, and every card-play strategy meets the same deals, trumps and
+    discards (common random numbers)."""
     cdef int c
     cdef mask32 first7 = 0, packet2 = 0
     rng_partial_shuffle(deal_rng, cards, N_CARDS, N_CARDS)
@@ -852,7 +919,7 @@ cdef int deal_protocol_v(Rng *deal_rng, uint8_t *cards, const Rules *rules, mask
         hands[2] |= ((<mask32>1) << cards[12 + c]) | ((<mask32>1) << cards[27 + c])
         packet2 |= (<mask32>1) << cards[17 + c]
     hands[0] = first7 | packet2
-    return choose_trump(first7, packet2, rules, deal_rng, indicator)
+    return choose_trump(first7, packet2, rules, bid_rng, indicator)
 
 
 cdef void natural_bidding(const mask32 *dealt, int trump, int indicator, const Rules *rules,
@@ -1070,7 +1137,7 @@ cdef void natural_bidding_l(const mask32 *dealt, mask32 talon, const Rules *rule
     set_seven_holder(b)
 
 
-cdef void deal_and_bid(Rng *deal_rng, uint8_t *cards, const Rules *rules, Bidding *b) noexcept nogil:
+cdef void deal_and_bid(Rng *deal_rng, Rng *bid_rng, uint8_t *cards, const Rules *rules, Bidding *b) noexcept nogil:
     """One deal of the natural game, bid by the protocol of the rules."""
     cdef mask32 hands[N_SEATS]
     cdef mask32 talon
@@ -1079,7 +1146,7 @@ cdef void deal_and_bid(Rng *deal_rng, uint8_t *cards, const Rules *rules, Biddin
         deal_protocol_l(deal_rng, cards, hands, &talon)
         natural_bidding_l(hands, talon, rules, b)
     else:
-        trump = deal_protocol_v(deal_rng, cards, rules, hands, &indicator)
+        trump = deal_protocol_v(deal_rng, bid_rng, cards, rules, hands, &indicator)
         natural_bidding(hands, trump, indicator, rules, b)
 
 
@@ -1121,15 +1188,15 @@ COMPANION = ("ticha stovka in Hra", "sedma (trump 7 wins the last trick)", "Hra 
 def stovka_shard(bit_generators, Py_ssize_t n_deals, dict rule_options, dict strategies, str mode="forced",
                  str filter_name="any_hlas"):
     """Play n_deals deals of the Stovka experiment (mode forced, hand filter filter_name) or of
-    the whole game (mode natural) and count. strategies: role -> name (actor_play,
-    defender_play: heuristic | random; trump_choice: longest | z_lidu; doubling: none | heuristic)."""
+    the whole game (mode natural) and count. strategies: role -> name (see STRATEGY_ROLES in
+    analyzer/games/marias.py). bit_generators: deal, card play, bidding."""
     cdef Rules rules = rules_from(rule_options, strategies, mode, filter_name)
     if rules.protocol == PROTOCOL_L and rules.mode == MODE_FORCED:
         raise ValueError("the forced Stovka experiment (§8.1) deals by protocol V (trumps from the first 7 "
                          "cards); protocol L applies to the natural game, compare and play_deal")
     counters = new_counters()
-    if len(bit_generators) < 2:
-        raise ValueError("the mariáš kernel needs two bit generators (deal, strategies)")
+    if len(bit_generators) < 3:
+        raise ValueError("the mariáš kernel needs three bit generators (deal, card play, bidding)")
     cdef Solver solver_store
     cdef Solver *solver = NULL
     if rules.strat[0] >= STRAT_DOUBLE_DUMMY or rules.strat[1] >= STRAT_DOUBLE_DUMMY:
@@ -1160,9 +1227,12 @@ cdef void _stovka_loop(object bit_generators, Py_ssize_t n_deals, Rules *rules_p
     cdef int side_aces, unguarded, voids, longest, lane_n
     cdef bitgen_t *deal_bits = bitgen_pointer(bit_generators[0])
     cdef bitgen_t *play_bits = bitgen_pointer(bit_generators[1])
-    cdef Rng deal_rng, rng
+    cdef bitgen_t *bid_bits = bitgen_pointer(bit_generators[2])
+    cdef Rng deal_rng, rng, bid_rng
     cdef Rng *seat_rng[N_SEATS]
     cdef uint8_t cards[N_CARDS]
+    cdef int trials[4]
+    cdef int n_trials, trial
     cdef int c, s, d, trump, indicator, fh = 0, mid = 1, rear = 2, err, q, ntr, at, suits, max_h, hon
     cdef int game, won, hit, sv, sh
     cdef int strategy[N_SEATS]
@@ -1178,14 +1248,15 @@ cdef void _stovka_loop(object bit_generators, Py_ssize_t n_deals, Rules *rules_p
         cards[c] = <uint8_t>c
     for s in range(N_SEATS):
         seat_rng[s] = &rng                               # one strategy stream for every seat
-    with bit_generators[0].lock, bit_generators[1].lock, nogil:
+    with bit_generators[0].lock, bit_generators[1].lock, bit_generators[2].lock, nogil:
         rng_init(&deal_rng, deal_bits)
         rng_init(&rng, play_bits)
+        rng_init(&bid_rng, bid_bits)
         for deal in range(n_deals):
-            if rules.protocol == PROTOCOL_L:                  # natural mode (rules_from refuses forced L)
-                deal_and_bid(&deal_rng, cards, &rules, &bidding)
+            if rules.protocol == PROTOCOL_L:                  # natural mode (stovka_shard refuses forced L)
+                deal_and_bid(&deal_rng, &bid_rng, cards, &rules, &bidding)
             else:
-                trump = deal_protocol_v(&deal_rng, cards, &rules, hands, &indicator)
+                trump = deal_protocol_v(&deal_rng, &bid_rng, cards, &rules, hands, &indicator)
                 h12 = hands[fh]
                 # baselines on the dealt hands
                 suits = hlas_suits(h12)
@@ -1212,100 +1283,114 @@ cdef void _stovka_loop(object bit_generators, Py_ssize_t n_deals, Rules *rules_p
                 holdings[9] += trump == SUIT_HEARTS
 
                 if rules.mode == MODE_FORCED:
-                    if rules.filter == FILTER_ANY_HLAS:
-                        q = suits != 0
-                    elif rules.filter == FILTER_TRUMP_HLAS:
-                        q = sh
-                    elif rules.filter == FILTER_MARIASEK:
-                        q = suits != 0 and ntr >= 4
-                    else:
-                        q = 1
-                    if not q:
-                        continue
-                    discard = suit_discard(h12, trump, indicator, &rules)
-                    if discard == 0:
-                        continue
-                    hands[fh] = h12 & ~discard
-                    suits = hlas_suits(hands[fh])
-                    if suits == 0 and not rules.allow_hopeless_stovka:
-                        continue                             # the discard broke the only hlas
-                    qualified[0] += 1
-                    seat_strategies(&rules, fh, strategy)
-                    play_init(&play, hands, discard, fh, fh, GAME_STOVKA, trump, -1, rules.queen_first, solver)
-                    run_play(&play, strategy, seat_rng, NULL, 0, &err)
-                    fill_outcome(&play, &o, &rules)
-                    sv = counted_points(&o, &rules)
-                    hit = sv >= 100
-                    success[0] += hit
-                    max_h = 2 if suits >> trump & 1 else (1 if suits else 0)
-                    ntr = popcount32(hands[fh] & suit_mask(trump))
-                    at = popcount32(hands[fh] & POINT_CARDS)
-                    hon = (((hands[fh] >> (8 * trump + RA)) & 1) | (((hands[fh] >> (8 * trump + RT)) & 1) << 1)
-                           | (((hands[fh] >> (8 * trump + RK)) & 1) << 2) | (((hands[fh] >> (8 * trump + RQ)) & 1) << 3)
-                           | (((hands[fh] >> (8 * trump + R7)) & 1) << 4))
-                    by_hlas_trumps[0, max_h, ntr] += 1
-                    by_hlas_trumps[1, max_h, ntr] += hit
-                    by_at[0, at] += 1
-                    by_at[1, at] += hit
-                    by_honours[0, hon] += 1
-                    by_honours[1, hon] += hit
-                    side_aces = 0
-                    unguarded = 0
-                    voids = 0
-                    longest = 0
-                    for s in range(4):
-                        if s == trump:
+                    n_trials = 1
+                    trials[0] = trump
+                    if rules.trump_policy == TAU_ORACLE:               # every suit of the 12 cards, no indicator
+                        n_trials = 0
+                        for s in range(4):
+                            if h12 & suit_mask(s):
+                                trials[n_trials] = s
+                                n_trials += 1
+                        indicator = -1
+                    for trial in range(n_trials):
+                        trump = trials[trial]
+                        suits = hlas_suits(h12)
+                        sh = suits >> trump & 1
+                        ntr = popcount32(h12 & suit_mask(trump))
+                        if rules.filter == FILTER_ANY_HLAS:
+                            q = suits != 0
+                        elif rules.filter == FILTER_TRUMP_HLAS:
+                            q = sh
+                        elif rules.filter == FILTER_MARIASEK:
+                            q = suits != 0 and ntr >= 4
+                        else:
+                            q = 1
+                        if not q:
                             continue
-                        side_aces += <int>((hands[fh] >> (8 * s + RA)) & 1)
-                        unguarded += <int>(((hands[fh] >> (8 * s + RT)) & 3) == 1)    # the T held, the A not
-                        lane_n = popcount32(hands[fh] & suit_mask(s))
-                        voids += lane_n == 0
-                        if lane_n > longest:
-                            longest = lane_n
-                    by_side_aces[0, side_aces] += 1
-                    by_side_aces[1, side_aces] += hit
-                    by_unguarded_tens[0, unguarded] += 1
-                    by_unguarded_tens[1, unguarded] += hit
-                    by_side_voids[0, voids] += 1
-                    by_side_voids[1, voids] += hit
-                    by_longest_side[0, longest] += 1
-                    by_longest_side[1, longest] += hit
-                    count_hist[sv // 10 if sv >= 0 else 0] += 1
-                    sv = settle_both(&play, &rules, GAME_STOVKA, zero_k, -1, &won) // 2
-                    sh = settle_both(&play, &rules, GAME_HRA, zero_k, -1, &won) // 2
-                    money[0, 0] += 1
-                    money[0, 1] += sv
-                    money[0, 2] += sv * sv
-                    money[1, 0] += 1
-                    money[1, 1] += sh
-                    money[1, 2] += sh * sh
-                    paired[0, 0] += 1
-                    paired[0, 1] += sv - sh
-                    paired[0, 2] += (sv - sh) * (sv - sh)
-                    paired_positive[0] += sv > sh
-                    companion[0, 0] += o.cp_actor + (10 if o.last_actor else 0) + o.hlasy_actor >= 100
-                    companion[0, 1] += 1
-                    companion[2, 0] += won
-                    companion[2, 1] += 1
-                    companion[3, 0] += (80 - o.cp_actor) + (0 if o.last_actor else 10) + o.hlasy_def >= 100
-                    companion[3, 1] += 1
-                    if hands[fh] & trump_seven(trump):
-                        play_init(&play, hands, discard, fh, fh, GAME_STO_A_SEDEM, trump, fh, rules.queen_first, solver)
+                        discard = suit_discard(h12, trump, indicator, &rules)
+                        if discard == 0:
+                            continue
+                        hands[fh] = h12 & ~discard
+                        suits = hlas_suits(hands[fh])
+                        if suits == 0 and not rules.allow_hopeless_stovka:
+                            continue                             # the discard broke the only hlas
+                        qualified[0] += 1
+                        seat_strategies(&rules, fh, strategy)
+                        play_init(&play, hands, discard, fh, fh, GAME_STOVKA, trump, -1, rules.queen_first, solver)
                         run_play(&play, strategy, seat_rng, NULL, 0, &err)
-                        sv = settle_both(&play, &rules, GAME_STO_A_SEDEM, zero_k, -1, &won) // 2
-                        sh = settle_both(&play, &rules, GAME_SEDMA, zero_k, -1, &won) // 2
-                        money[2, 0] += 1
-                        money[2, 1] += sv
-                        money[2, 2] += sv * sv
-                        money[3, 0] += 1
-                        money[3, 1] += sh
-                        money[3, 2] += sh * sh
-                        paired[1, 0] += 1
-                        paired[1, 1] += sv - sh
-                        paired[1, 2] += (sv - sh) * (sv - sh)
-                        paired_positive[1] += sv > sh
-                        companion[1, 0] += play.seven == SEVEN_WON_ACTOR
-                        companion[1, 1] += 1
+                        fill_outcome(&play, &o, &rules)
+                        sv = counted_points(&o, &rules)
+                        hit = sv >= 100
+                        success[0] += hit
+                        max_h = 2 if suits >> trump & 1 else (1 if suits else 0)
+                        ntr = popcount32(hands[fh] & suit_mask(trump))
+                        at = popcount32(hands[fh] & POINT_CARDS)
+                        hon = (((hands[fh] >> (8 * trump + RA)) & 1) | (((hands[fh] >> (8 * trump + RT)) & 1) << 1)
+                               | (((hands[fh] >> (8 * trump + RK)) & 1) << 2) | (((hands[fh] >> (8 * trump + RQ)) & 1) << 3)
+                               | (((hands[fh] >> (8 * trump + R7)) & 1) << 4))
+                        by_hlas_trumps[0, max_h, ntr] += 1
+                        by_hlas_trumps[1, max_h, ntr] += hit
+                        by_at[0, at] += 1
+                        by_at[1, at] += hit
+                        by_honours[0, hon] += 1
+                        by_honours[1, hon] += hit
+                        side_aces = 0
+                        unguarded = 0
+                        voids = 0
+                        longest = 0
+                        for s in range(4):
+                            if s == trump:
+                                continue
+                            side_aces += <int>((hands[fh] >> (8 * s + RA)) & 1)
+                            unguarded += <int>(((hands[fh] >> (8 * s + RT)) & 3) == 1)    # the T held, the A not
+                            lane_n = popcount32(hands[fh] & suit_mask(s))
+                            voids += lane_n == 0
+                            if lane_n > longest:
+                                longest = lane_n
+                        by_side_aces[0, side_aces] += 1
+                        by_side_aces[1, side_aces] += hit
+                        by_unguarded_tens[0, unguarded] += 1
+                        by_unguarded_tens[1, unguarded] += hit
+                        by_side_voids[0, voids] += 1
+                        by_side_voids[1, voids] += hit
+                        by_longest_side[0, longest] += 1
+                        by_longest_side[1, longest] += hit
+                        count_hist[sv // 10 if sv >= 0 else 0] += 1
+                        sv = settle_both(&play, &rules, GAME_STOVKA, zero_k, -1, &won) // 2
+                        sh = settle_both(&play, &rules, GAME_HRA, zero_k, -1, &won) // 2
+                        money[0, 0] += 1
+                        money[0, 1] += sv
+                        money[0, 2] += sv * sv
+                        money[1, 0] += 1
+                        money[1, 1] += sh
+                        money[1, 2] += sh * sh
+                        paired[0, 0] += 1
+                        paired[0, 1] += sv - sh
+                        paired[0, 2] += (sv - sh) * (sv - sh)
+                        paired_positive[0] += sv > sh
+                        companion[0, 0] += o.cp_actor + (10 if o.last_actor else 0) + o.hlasy_actor >= 100
+                        companion[0, 1] += 1
+                        companion[2, 0] += won
+                        companion[2, 1] += 1
+                        companion[3, 0] += (80 - o.cp_actor) + (0 if o.last_actor else 10) + o.hlasy_def >= 100
+                        companion[3, 1] += 1
+                        if hands[fh] & trump_seven(trump):
+                            play_init(&play, hands, discard, fh, fh, GAME_STO_A_SEDEM, trump, fh, rules.queen_first, solver)
+                            run_play(&play, strategy, seat_rng, NULL, 0, &err)
+                            sv = settle_both(&play, &rules, GAME_STO_A_SEDEM, zero_k, -1, &won) // 2
+                            sh = settle_both(&play, &rules, GAME_SEDMA, zero_k, -1, &won) // 2
+                            money[2, 0] += 1
+                            money[2, 1] += sv
+                            money[2, 2] += sv * sv
+                            money[3, 0] += 1
+                            money[3, 1] += sh
+                            money[3, 2] += sh * sh
+                            paired[1, 0] += 1
+                            paired[1, 1] += sv - sh
+                            paired[1, 2] += (sv - sh) * (sv - sh)
+                            paired_positive[1] += sv > sh
+                            companion[1, 0] += play.seven == SEVEN_WON_ACTOR
+                            companion[1, 1] += 1
                     continue
 
                 # natural mode: the forehand's flavour, the takeover round, contract, doublings, play
@@ -1348,14 +1433,14 @@ def compare_shard(bit_generators, Py_ssize_t n_deals, dict rule_options, dict st
     defenders' seats, then B is the actor against A. A's result is the actor's money (balance
     against both defenders, in B) in the first play, B's the actor's money in the second; the
     paired difference a - b is exactly A's money summed over every seat it played (actor: +a,
-    the two defenders: -b), and b - a is B's. A and B draw from their own streams 1 and 2 (the
-    random and PIMC players), stream 0 deals. Besides the counters of analyzer.compare,
+    the two defenders: -b), and b - a is B's. A and B draw from their own streams 1 and 3 (the
+    random and PIMC players), the bidding from stream 2 as in stovka_shard, stream 0 deals. Besides the counters of analyzer.compare,
     by_contract[game] holds deals, deals A made as actor, deals B made as actor (main part won),
     and the sums of a and of b."""
     cdef Rules rules = rules_from(rule_options, strategies, "natural", "all")
     cdef int strat_a = STRATEGIES.index(strategies["a_play"]), strat_b = STRATEGIES.index(strategies["b_play"])
-    if len(bit_generators) < 3:
-        raise ValueError("the mariáš compare kernel needs three bit generators (deal, A, B)")
+    if len(bit_generators) < 4:
+        raise ValueError("the mariáš compare kernel needs four bit generators (deal, A, bidding, B)")
     counters = {k: np.zeros(1, np.int64) for k in COMPARE_COUNTERS}
     counters["by_contract"] = np.zeros((N_GAMES, 5), np.int64)
     cdef Solver solver_store
@@ -1381,8 +1466,9 @@ cdef void _compare_loop(object bit_generators, Py_ssize_t n_deals, const Rules *
     cdef int64_t[:, ::1] by_contract = counters["by_contract"]
     cdef bitgen_t *deal_bits = bitgen_pointer(bit_generators[0])
     cdef bitgen_t *a_bits = bitgen_pointer(bit_generators[1])
-    cdef bitgen_t *b_bits = bitgen_pointer(bit_generators[2])
-    cdef Rng deal_rng, rng_a, rng_b
+    cdef bitgen_t *bid_bits = bitgen_pointer(bit_generators[2])    # as in stovka_shard
+    cdef bitgen_t *b_bits = bitgen_pointer(bit_generators[3])
+    cdef Rng deal_rng, rng_a, rng_b, bid_rng
     cdef Rng *seat_rng[N_SEATS]
     cdef int strategy[N_SEATS]
     cdef int money[2]
@@ -1396,12 +1482,13 @@ cdef void _compare_loop(object bit_generators, Py_ssize_t n_deals, const Rules *
     cdef Py_ssize_t deal
     for c in range(N_CARDS):
         cards[c] = <uint8_t>c
-    with bit_generators[0].lock, bit_generators[1].lock, bit_generators[2].lock, nogil:
+    with bit_generators[0].lock, bit_generators[1].lock, bit_generators[2].lock, bit_generators[3].lock, nogil:
         rng_init(&deal_rng, deal_bits)
         rng_init(&rng_a, a_bits)
         rng_init(&rng_b, b_bits)
+        rng_init(&bid_rng, bid_bits)
         for deal in range(n_deals):
-            deal_and_bid(&deal_rng, cards, rules, &bidding)
+            deal_and_bid(&deal_rng, &bid_rng, cards, rules, &bidding)
             for side in range(2):                        # 0: A is the actor, 1: B is
                 actor_is_a = side == 0
                 for s in range(N_SEATS):
@@ -1513,6 +1600,12 @@ def play_one(hands, uint32_t talon, int actor, int game, int trump, int seven_ho
     )
 
 
+def discard_of(uint32_t hand12, int trump, int indicator, dict rule_options, dict strategies):
+    """The suit-game talon (card mask) the discard strategy picks from 12 cards (0: none legal)."""
+    cdef Rules rules = rules_from(rule_options, strategies, "forced", "all")
+    return int(suit_discard(hand12, trump, indicator, &rules))
+
+
 def auction(limits):
     """Protocol L's auction (§3.6) for the bidders' limits (rungs 0..8, seats forehand, middle,
     rear): (winner, rung won, trace of (seat, 0 pass | rung named | 9 hold))."""
@@ -1528,13 +1621,14 @@ def auction(limits):
 
 
 def natural_deals(bit_generators, Py_ssize_t n_deals, dict rule_options, dict strategies):
-    """The natural game deal by deal, for the tests against the reference: per deal the shuffled
-    card order (stream 0), the bidding (protocol L: each seat's limit, the auction trace, the rung
+    """The natural game deal by deal, for the tests against the reference (streams: deal, card
+    play, bidding): per deal the shuffled card order, the bidding (protocol L: each seat's limit, the auction trace, the rung
     won), the contract, the hands played, the talon, the doublings and the card play."""
     cdef Rules rules = rules_from(rule_options, strategies, "natural", "all")
     cdef bitgen_t *deal_bits = bitgen_pointer(bit_generators[0])
     cdef bitgen_t *play_bits = bitgen_pointer(bit_generators[1])
-    cdef Rng deal_rng, rng
+    cdef bitgen_t *bid_bits = bitgen_pointer(bit_generators[2])
+    cdef Rng deal_rng, rng, bid_rng
     cdef Rng *seat_rng[N_SEATS]
     cdef uint8_t cards[N_CARDS]
     cdef int strategy[N_SEATS]
@@ -1549,12 +1643,13 @@ def natural_deals(bit_generators, Py_ssize_t n_deals, dict rule_options, dict st
     for s in range(N_SEATS):
         seat_rng[s] = &rng
     out = []
-    with bit_generators[0].lock, bit_generators[1].lock:
+    with bit_generators[0].lock, bit_generators[1].lock, bit_generators[2].lock:
         rng_init(&deal_rng, deal_bits)
         rng_init(&rng, play_bits)
+        rng_init(&bid_rng, bid_bits)
         for deal in range(n_deals):
             memset(&b, 0, sizeof(Bidding))
-            deal_and_bid(&deal_rng, cards, &rules, &b)
+            deal_and_bid(&deal_rng, &bid_rng, cards, &rules, &b)
             seat_strategies(&rules, b.actor, strategy)
             play_bidding(&play, &b, &rules, NULL)
             run_play(&play, strategy, seat_rng, NULL, 0, &err)
