@@ -338,7 +338,7 @@ def test_bad_deals_and_options_are_refused():
                    "JS JH JD JC QH QD QC KS KH KD KC AS AH AD AC"], seed=1)
     with pytest.raises(ValueError, match="to_draw must be a seat"):
         position_odds(["QS", "QH"], to_draw=2)
-    for key, value, message in (("players", 7, "from 2 to 6"), ("deck", 40, "32 or 52"),
+    for key, value, message in (("players", 7, "from 2 to 6"), ("deck", 40, "one of 32, 52"),
                                 ("order", "pairs-first", "literal, standard"), ("edge_weight", 0, "0.01 to 100"),
                                 ("next_dealer", "winner", "rotate, loser")):
         with pytest.raises(ValueError, match=message):

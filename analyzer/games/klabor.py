@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 from statistics import NormalDist
 
+from .. import option_parsing as parsing
 from .._core import klabor as core
 from ..cards import PIQUET32, SUIT_CHARS, Cards, check_disjoint, parse_card
 from ..stats import CONFIDENCE, histogram_moments, mean_interval, wilson
@@ -70,37 +71,10 @@ _LIMITS = {"target": (1, 5000), "threshold": (0, 200), "opponent_threshold": (0,
 _DIX_VALUES = (0, 10)
 
 
-def _int(key: str, value: Any, low: int, high: int) -> int:
-    text = str(value).strip()
-    if isinstance(value, bool) or not text.lstrip("-").isdigit() or not low <= int(text) <= high:
-        raise ValueError(f"option {key} must be an integer from {low} to {high}, got {value!r}")
-    return int(text)
-
-
 def validate_option(key: str, value: Any) -> Any:
     """Check one option (accepts the string forms the CLI passes)."""
-    if key in _CHOICES:
-        text = str(value)
-        if text not in _CHOICES[key]:
-            raise ValueError(f"option {key} must be one of {', '.join(_CHOICES[key])}, got {value!r}")
-        return text
-    if key in _BOOLS:
-        if isinstance(value, bool):
-            return value
-        text = str(value).strip().lower()
-        if text in ("1", "true", "yes", "on"):
-            return True
-        if text in ("0", "false", "no", "off"):
-            return False
-        raise ValueError(f"option {key} must be on or off (true/false), got {value!r}")
-    if key == "dix_value":
-        number = _int(key, value, 0, 10)
-        if number not in _DIX_VALUES:
-            raise ValueError(f"option dix_value must be 0 or 10, got {value!r}")
-        return number
-    if key in _LIMITS:
-        return _int(key, value, *_LIMITS[key])
-    raise ValueError(f"unknown klabor rule option {key!r}")
+    return parsing.parse("klabor", key, value, choices={**_CHOICES, "dix_value": _DIX_VALUES}, flags=_BOOLS,
+                         limits=_LIMITS)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .. import option_parsing as parsing
 from .._core import piquet as core
 from ..cards import PIQUET32, Cards, check_disjoint
 from ..strategies import is_python
@@ -76,54 +77,25 @@ _FLAGS = ("capot_keeps_last_trick", "open_capot")
 _COUNT_SETS = {"exchange_elder": 5, "exchange_younger": 8}
 
 
-def _int(key: str, value: Any, low: int, high: int) -> int:
-    text = str(value).strip()
-    number = int(text) if not isinstance(value, bool) and text.lstrip("-").isdigit() else None
-    if number is None or not low <= number <= high:
-        raise ValueError(f"option {key} must be an integer from {low} to {high}, got {value!r}")
-    return number
+def _card_counts(key: str, value: Any) -> tuple:
+    counts = sorted({parsing.integer(key, v, 0, _COUNT_SETS[key]) for v in parsing.items(key, value)})
+    if not counts:
+        raise ValueError(f"option {key} needs at least one allowed number of cards")
+    return tuple(counts)
 
 
-def _items(key: str, value: Any) -> list:
-    items = [v for v in value.replace(" ", "").split(",") if v] if isinstance(value, str) else value
-    try:
-        return list(items)
-    except TypeError:
-        raise ValueError(f"option {key} needs a list of integers, got {value!r}") from None
+def _seq_values(key: str, value: Any) -> tuple:
+    values = parsing.items(key, value)
+    if len(values) != 6:
+        raise ValueError(f"option seq_values needs six values (lengths 3..8), got {value!r}")
+    return tuple(parsing.integer(key, v, 0, 100) for v in values)
 
 
 def validate_option(key: str, value: Any) -> Any:
     """Check one rule option (accepts the string forms the CLI passes)."""
-    if key in _CHOICES:
-        if value not in _CHOICES[key]:
-            raise ValueError(f"option {key} must be one of {', '.join(_CHOICES[key])}, got {value!r}")
-        return value
-    if key in _LIMITS:
-        return _int(key, value, *_LIMITS[key])
-    if key in _FLAGS:
-        if isinstance(value, bool):
-            return value
-        if str(value).lower() in ("true", "1", "yes"):
-            return True
-        if str(value).lower() in ("false", "0", "no"):
-            return False
-        raise ValueError(f"option {key} must be true or false, got {value!r}")
-    if key == "open_capot_fail_penalty":
-        penalty = _int(key, value, 0, 80)
-        if penalty not in (0, 40, 80):
-            raise ValueError(f"option open_capot_fail_penalty must be 0, 40 or 80, got {value!r}")
-        return penalty
-    if key in _COUNT_SETS:
-        counts = sorted({_int(key, v, 0, _COUNT_SETS[key]) for v in _items(key, value)})
-        if not counts:
-            raise ValueError(f"option {key} needs at least one allowed number of cards")
-        return tuple(counts)
-    if key == "seq_values":
-        items = _items(key, value)
-        if len(items) != 6:
-            raise ValueError(f"option seq_values needs six values (lengths 3..8), got {value!r}")
-        return tuple(_int(key, v, 0, 100) for v in items)
-    raise ValueError(f"unknown piquet rule option {key!r}")
+    return parsing.parse("piquet", key, value, choices={**_CHOICES, "open_capot_fail_penalty": (0, 40, 80)},
+                         flags=_FLAGS, limits=_LIMITS,
+                         special={"seq_values": _seq_values, **{k: _card_counts for k in _COUNT_SETS}})
 
 
 # ---------------------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .. import option_parsing as parsing
 from .._core import piquet_three as core
 from ..cards import PIQUET32, Cards, check_disjoint
 from ..stats import histogram_moments, mean_interval, wilson
@@ -65,24 +66,17 @@ _LIMITS = {
 }
 
 
+def _dealer_exchange(key: str, value: Any) -> tuple:
+    counts = sorted({parsing.integer(key, v, 0, 2) for v in parsing.items(key, value)})
+    if 0 not in counts or len(counts) < 2:
+        raise ValueError(f"option dealer_exchange must allow refusing (0) and taking 1 or 2 cards, got {value!r}")
+    return tuple(counts)
+
+
 def validate_option(key: str, value: Any) -> Any:
     """Check one rule option (accepts the string forms the CLI passes)."""
-    if key in _CHOICES:
-        if value not in _CHOICES[key]:
-            raise ValueError(f"option {key} must be one of {', '.join(_CHOICES[key])}, got {value!r}")
-        return value
-    if key in _LIMITS:
-        return two._int(key, value, *_LIMITS[key])
-    if key == "capot_keeps_last_trick":
-        return two.validate_option(key, value)
-    if key == "seq_values":
-        return two.validate_option(key, value)
-    if key == "dealer_exchange":
-        counts = sorted({two._int(key, v, 0, 2) for v in two._items(key, value)})
-        if 0 not in counts or len(counts) < 2:
-            raise ValueError(f"option dealer_exchange must allow refusing (0) and taking 1 or 2 cards, got {value!r}")
-        return tuple(counts)
-    raise ValueError(f"unknown piquet_three rule option {key!r}")
+    return parsing.parse("piquet_three", key, value, choices=_CHOICES, flags=("capot_keeps_last_trick",),
+                         limits=_LIMITS, special={"seq_values": two.validate_option, "dealer_exchange": _dealer_exchange})
 
 
 def two_handed_rules(rules: dict[str, Any]) -> dict[str, Any]:
@@ -410,7 +404,7 @@ def places_from_totals(deal_totals, first_leaders, rules: str = "ru_three", **ov
         raise ValueError("give one first leader (A, B or C) per deal")
     for r in rows:
         for v in r:
-            two._int("deal total", v, 0, 1000)
+            parsing.integer("deal total", v, 0, 1000)
     places, totals = core.places_from_totals(rows, leaders, options["target"], options["survivors"] == "stop")
     return {"places": {p: (PLACES[x] if x >= 0 else None) for p, x in zip(PLAYERS, places)},
             "totals": dict(zip(PLAYERS, totals))}

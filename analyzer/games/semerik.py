@@ -29,6 +29,7 @@ from typing import Any, Sequence
 import numpy as np
 import pandas as pd
 
+from .. import option_parsing as parsing
 from .._core import semerik as core
 from ..cards import SEMERIK40, SUIT_CHARS, Cards, check_disjoint
 from ..stats import histogram_moments, mean_interval, wilson
@@ -66,29 +67,11 @@ _CHOICES = {
 _LIMITS = {"last_trick_point": (0, 1), "target": (1, 100), "double_below": (0, 100),
            "pimc_worlds": (1, 1024), "ruff_min_honours": (0, 4)}
 _BOOLS = ("four_of_kind_bonus", "check_after_declarations")
-_TRUE, _FALSE = ("true", "yes", "1", "on"), ("false", "no", "0", "off")
 
 
 def validate_option(key: str, value: Any) -> Any:
     """Check one rule option (accepts the string forms the CLI passes)."""
-    if key in _CHOICES:
-        if value not in _CHOICES[key]:
-            raise ValueError(f"option {key} must be one of {', '.join(_CHOICES[key])}, got {value!r}")
-        return value
-    if key in _BOOLS:
-        if isinstance(value, bool):
-            return value
-        text = str(value).strip().lower()
-        if text in _TRUE or text in _FALSE:
-            return text in _TRUE
-        raise ValueError(f"option {key} must be true or false, got {value!r}")
-    if key in _LIMITS:
-        low, high = _LIMITS[key]
-        text = str(value).strip()
-        if isinstance(value, bool) or not text.lstrip("-").isdigit() or not low <= int(text) <= high:
-            raise ValueError(f"option {key} must be an integer from {low} to {high}, got {value!r}")
-        return int(text)
-    raise ValueError(f"unknown semerik rule option {key!r}")
+    return parsing.parse("semerik", key, value, choices=_CHOICES, flags=_BOOLS, limits=_LIMITS)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -500,7 +483,7 @@ def _result_from_row(row: np.ndarray, options: dict, rules: str, strategies: dic
 
 
 def _overrides(rules: str, options: dict) -> dict:
-    return {k: v for k, v in options.items() if PRESETS[rules][k] != v}
+    return {k: v for k, v in parsing.items() if PRESETS[rules][k] != v}
 
 
 def play_deal(hands: Sequence[Cards], dealer: int = 3, rules: str = "default", seed: int = 0,

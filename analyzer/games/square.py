@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .. import option_parsing as parsing
 from .._core import square as core
 from ..cards import Deck, parse_card
 from ..stats import histogram_moments, mean_interval, wilson
@@ -80,29 +81,16 @@ COMPARE_STRATEGIES = {"a_play": PLAY, "a_close": THRESHOLD_NAMES, "b_play": PLAY
                       "ask": STRATEGIES["ask"], "agree": STRATEGIES["agree"]}
 
 
-def _int(key: str, value: Any, low: int, high: int) -> int:
-    text = str(value).strip()
-    if isinstance(value, bool) or not text.lstrip("-").isdigit() or not low <= int(text) <= high:
-        raise ValueError(f"option {key} must be an integer from {low} to {high}, got {value!r}")
-    return int(text)
+def _cover(key: str, value: Any) -> str:
+    if isinstance(value, bool):
+        value = "yes" if value else "no"
+    return parsing.choice(key, value, _CHOICES[key])
 
 
 def validate_option(key: str, value: Any) -> Any:
     """Check one rule option (accepts the string forms the CLI passes)."""
-    if key in _CHOICES:
-        if isinstance(value, bool) and key == "cover":
-            value = "yes" if value else "no"
-        if value not in _CHOICES[key]:
-            raise ValueError(f"option {key} must be one of {', '.join(_CHOICES[key])}, got {value!r}")
-        return value
-    if key in _INT_CHOICES:
-        text = str(value).strip()
-        if isinstance(value, bool) or not text.isdigit() or int(text) not in _INT_CHOICES[key]:
-            raise ValueError(f"option {key} must be one of {', '.join(map(str, _INT_CHOICES[key]))}, got {value!r}")
-        return int(text)
-    if key in _LIMITS:
-        return _int(key, value, *_LIMITS[key])
-    raise ValueError(f"unknown square rule option {key!r}")
+    return parsing.parse("square", key, value, choices={**_CHOICES, **_INT_CHOICES}, limits=_LIMITS,
+                         special={"cover": _cover})
 
 
 def check_rules(rules: dict) -> None:

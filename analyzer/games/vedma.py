@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .. import option_parsing as parsing
 from .._core import vedma as core
 from ..cards import FULL52, Cards, check_disjoint
 from ..stats import mean_interval, wilson
@@ -45,27 +46,9 @@ _CHOICES = {"order": ("literal", "standard"), "next_dealer": ("rotate", "loser")
 
 def validate_option(key: str, value: Any) -> Any:
     """Check one rule option (accepts the string forms the CLI passes)."""
-    if key in _CHOICES:
-        if value not in _CHOICES[key]:
-            raise ValueError(f"option {key} must be one of {', '.join(_CHOICES[key])}, got {value!r}")
-        return value
-    if key in ("players", "deck"):
-        text = str(value).strip()
-        number = int(text) if not isinstance(value, bool) and text.isdigit() else None
-        if key == "players" and (number is None or not MIN_PLAYERS <= number <= MAX_PLAYERS):
-            raise ValueError(f"option players must be an integer from {MIN_PLAYERS} to {MAX_PLAYERS}, got {value!r}")
-        if key == "deck" and number not in PACK_RANKS:
-            raise ValueError(f"option deck must be 32 or 52 (cards in the pack), got {value!r}")
-        return number
-    if key == "edge_weight":
-        try:
-            number = float(value) if not isinstance(value, bool) else None
-        except (TypeError, ValueError):
-            number = None
-        if number is None or not 0.01 <= number <= 100:
-            raise ValueError(f"option edge_weight must be a number from 0.01 to 100, got {value!r}")
-        return number
-    raise ValueError(f"unknown vedma rule option {key!r}")
+    return parsing.parse("vedma", key, value, choices={**_CHOICES, "deck": tuple(PACK_RANKS)},
+                         limits={"players": (MIN_PLAYERS, MAX_PLAYERS)},
+                         special={"edge_weight": lambda k, v: parsing.real(k, v, 0.01, 100)})
 
 
 # ---------------------------------------------------------------------------------------------
