@@ -5,6 +5,7 @@
     kozyr run resume ID | extend ID --deals N   complete an interrupted run, add deals to a run
     kozyr piquet odds --deals 1e6 --seed 1      declaration odds of piquet
     kozyr piquet explain --elder ... --younger ...
+    kozyr piquet odds --elder "AS KS ..." --where "count(younger & aces) >= 2"   given cards
 
 Each game adds its own subcommands through ``register_cli(subparsers)`` in its module; the
 helpers here (run options, running with a progress bar, printing tables) are shared by all.
@@ -21,7 +22,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from . import __version__
+from . import __version__, constrained
 from .games import game_names, get_game
 from .cluster import SCHEDULER_ENV
 from .runner import BACKENDS, DEFAULT_SHARD_SIZE, RunConfig, RunResult, default_workers, run
@@ -102,9 +103,11 @@ def execute(args, game: str, analysis: str) -> RunResult:
     them) and execute it with a progress bar on stderr."""
     if args.workers < 1:
         raise UserError(f"--workers must be at least 1, got {args.workers}")
+    layout = get_game(game).analysis(analysis).deal_layout
     config = RunConfig(game=game, analysis=analysis, rules=args.rules, overrides=dict(args.overrides),
                        deals=args.deals, seed=args.seed, shard_size=args.shard_size or DEFAULT_SHARD_SIZE,
-                       strategies=dict(getattr(args, "strategies", [])))
+                       strategies=dict(getattr(args, "strategies", [])),
+                       constraint=constrained.from_args(args, layout))
     return execute_config(args, config)
 
 
@@ -133,6 +136,8 @@ def emit_table(args, result: RunResult, table: pd.DataFrame) -> None:
               f"{' ' + json.dumps(meta['overrides']) if meta['overrides'] else ''}, "
               f"{meta['deals_done']:,} deals, seed {meta['seed']}, kozyr {__version__}"
               f"{', run ' + str(meta['run_id']) if 'run_id' in meta else ''}")
+        if constrained.describe(result):
+            print(constrained.describe(result))
         with pd.option_context("display.max_rows", None, "display.width", 200, "display.float_format", "{:.6g}".format):
             print(table.to_string(index=False))
     if not result.complete:

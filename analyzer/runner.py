@@ -20,7 +20,7 @@ from typing import Any, Callable, Mapping
 import numpy as np
 from tqdm import tqdm
 
-from . import __version__
+from . import __version__, constrained
 from .games import get_game
 
 DEFAULT_SHARD_SIZE = 200_000
@@ -46,12 +46,15 @@ class RunConfig:
     overrides: tuple = ()
     shard_size: int = DEFAULT_SHARD_SIZE
     strategies: tuple = ()      # (role, strategy name) pairs; roles not given take their default
+    constraint: tuple = ()      # (key, value) pairs of a constrained deal (analyzer/constrained.py)
 
     def __post_init__(self):
         if not isinstance(self.overrides, tuple):
             object.__setattr__(self, "overrides", _freeze(self.overrides))
         if not isinstance(self.strategies, tuple):
             object.__setattr__(self, "strategies", _freeze(self.strategies))
+        if not isinstance(self.constraint, tuple):
+            object.__setattr__(self, "constraint", _freeze(self.constraint))
         for name in ("deals", "seed", "shard_size"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
@@ -63,8 +66,13 @@ class RunConfig:
         if self.shard_size <= 0:
             raise ValueError(f"the shard size must be positive, got {self.shard_size}")
         game = get_game(self.game)
-        game.analysis(self.analysis).resolve_strategies(dict(self.strategies))
+        analysis = game.analysis(self.analysis)
+        analysis.resolve_strategies(dict(self.strategies))
         game.resolve_rules(self.rules, dict(self.overrides))
+        if self.constraint:   # canonical, so that equal constraints are one run in the store
+            canonical = constrained.resolve(analysis.deal_layout, dict(self.constraint),
+                                            f"{self.game} {self.analysis}")
+            object.__setattr__(self, "constraint", _freeze(canonical))
 
     @property
     def rule_options(self) -> dict[str, Any]:
@@ -93,6 +101,8 @@ class RunConfig:
             "seed": self.seed,
             "shard_size": self.shard_size,
             "version": __version__,
+            # only when given, so that the stored runs made before constraints keep their keys
+            **({"constraint": dict(self.constraint)} if self.constraint else {}),
         }
 
 
@@ -107,6 +117,9 @@ def run_shard(config: RunConfig, index: int, n_deals: int | None = None) -> dict
     analysis = get_game(config.game).analysis(config.analysis)
     bit_generators = shard_bit_generators(config.seed, index, analysis.streams)
     n = config.shard_deals(index) if n_deals is None else n_deals
+    if config.constraint:
+        return constrained.run_shard(analysis, bit_generators, n, config.rule_options,
+                                     config.strategy_names if analysis.strategies else None, dict(config.constraint))
     if analysis.strategies:
         return analysis.kernel(bit_generators, n, config.rule_options, config.strategy_names)
     return analysis.kernel(bit_generators, n, config.rule_options)

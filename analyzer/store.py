@@ -111,7 +111,8 @@ def config_keys(config: RunConfig) -> tuple[str, str]:
 def config_from_json(resolved: dict) -> RunConfig:
     return RunConfig(game=resolved["game"], analysis=resolved["analysis"], rules=resolved["rules"],
                      overrides=resolved["overrides"], deals=resolved["deals"], seed=resolved["seed"],
-                     shard_size=resolved["shard_size"], strategies=resolved.get("strategies") or {})
+                     shard_size=resolved["shard_size"], strategies=resolved.get("strategies") or {},
+                     constraint=resolved.get("constraint") or {})
 
 
 def _pid_alive(pid: int | None) -> bool:

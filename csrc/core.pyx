@@ -1,13 +1,14 @@
 # Dealing primitives exposed to Python: uniform deals of a 32- or 52-card pack into bitboards.
 # The game kernels deal inline with the same rng.pxd helpers; this module serves the tests (shuffle
-# uniformity, cross-checks on given deals) and the bare-deal benchmark.
+# uniformity, cross-checks on given deals) and the bare-deal benchmark; and the constrained dealer
+# (deal_constrained) whose rows the game kernels play when a user fixes some cards.
 
 import numpy as np
 cimport numpy as cnp
 from libc.stdint cimport uint8_t, uint32_t, uint64_t, int64_t
 
 from bitboard cimport mask32, mask64
-from rng cimport Rng, rng_init, rng_partial_shuffle, bitgen_pointer
+from rng cimport Rng, rng_init, rng_below, rng_partial_shuffle, bitgen_pointer
 from numpy.random cimport bitgen_t
 
 cnp.import_array()
@@ -81,3 +82,76 @@ def bare_deal_checksum(bit_generator, Py_ssize_t n_deals):
             talon = ~(elder | younger)
             checksum = checksum * 31 + elder + (<uint64_t>younger << 7) + talon
     return checksum
+
+
+# ---------------------------------------------------------------------------------------------
+# Constrained deals (analyzer/constrained.py): some cards stay in fixed places, only the rest is
+# dealt, so a fixed hand costs nothing and no deal is rejected for it.
+#
+# A deal is a permutation of the pack's card bits over "slots", in the order a game's kernel reads
+# a shuffled pack (piquet: slots 0-11 elder, 12-23 younger, 24-31 the talon from the top). The
+# template gives, per slot, the card fixed there or FREE_SLOT. Each deal shuffles the free cards
+# into the free slots (Fisher–Yates over the free cards only), then shuffles each "mixed" group of
+# slots: a seat that holds fixed cards and whose card order matters to the kernel (the talon, or
+# the mariáš forehand's first seven). The free cards form a uniform arrangement and each group a
+# uniform permutation, so every deal consistent with the fixed cards is equally likely.
+
+cdef enum:
+    FREE_SLOT = 255
+
+
+cdef void deal_template(Rng *rng, const uint8_t *template, int n_slots, uint8_t *free_cards, int n_free,
+                        const uint8_t *mix_slots, const int *mix_len, int n_mix, uint8_t *out) noexcept nogil:
+    cdef int slot, f = 0, g, start = 0, i, j
+    cdef uint8_t tmp
+    if n_free > 1:
+        rng_partial_shuffle(rng, free_cards, n_free, n_free - 1)
+    for slot in range(n_slots):
+        if template[slot] == FREE_SLOT:
+            out[slot] = free_cards[f]
+            f += 1
+        else:
+            out[slot] = template[slot]
+    for g in range(n_mix):
+        for i in range(mix_len[g] - 1):
+            j = i + <int>rng_below(rng, <uint32_t>(mix_len[g] - i))
+            tmp = out[mix_slots[start + i]]
+            out[mix_slots[start + i]] = out[mix_slots[start + j]]
+            out[mix_slots[start + j]] = tmp
+        start += mix_len[g]
+
+
+def deal_constrained(bit_generator, Py_ssize_t n_deals, template, free_cards, mix_slots, mix_len):
+    """n_deals constrained deals as a uint8 array (n_deals x slots) of card bits.
+
+    template: uint8 per slot, the fixed card bit or 255 (free); free_cards: uint8, the cards not
+    fixed, one per free slot, reshuffled in place (pass the same array again for the next batch:
+    a shuffled array shuffled again stays uniform); mix_slots: uint8, the slots of the groups to
+    shuffle after dealing, one group after the other; mix_len: int32, the length of each group.
+    The caller (analyzer.constrained) validates them."""
+    cdef const uint8_t[::1] t = np.ascontiguousarray(template, dtype=np.uint8)
+    cdef uint8_t[::1] free = free_cards
+    cdef const uint8_t[::1] ms = np.ascontiguousarray(mix_slots, dtype=np.uint8)
+    cdef const int[::1] ml = np.ascontiguousarray(mix_len, dtype=np.int32)
+    cdef int n_slots = <int>t.shape[0], n_free = <int>free.shape[0], n_mix = <int>ml.shape[0], g, total = 0
+    for g in range(n_mix):
+        total += ml[g]
+    if n_deals < 0 or n_slots == 0 or n_slots > 64 or total != ms.shape[0] \
+            or sum(1 for x in template if x == FREE_SLOT) != n_free:
+        raise ValueError("inconsistent deal template")
+    out = np.empty((n_deals, n_slots), np.uint8)
+    if n_deals == 0:
+        return out
+    cdef uint8_t[:, ::1] rows = out
+    cdef uint8_t dummy = 0
+    cdef uint8_t *free_ptr = &free[0] if n_free else &dummy
+    cdef const uint8_t *mix_ptr = &ms[0] if total else &dummy
+    cdef const int *len_ptr = &ml[0] if n_mix else NULL
+    cdef Rng rng
+    cdef bitgen_t *bitgen = bitgen_pointer(bit_generator)
+    cdef Py_ssize_t d
+    with bit_generator.lock, nogil:
+        rng_init(&rng, bitgen)
+        for d in range(n_deals):
+            deal_template(&rng, &t[0], n_slots, free_ptr, n_free, mix_ptr, len_ptr, n_mix, &rows[d, 0])
+    return out

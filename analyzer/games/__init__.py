@@ -29,6 +29,9 @@ class Analysis:
     # roles that also accept a user's Python strategy ("python:module:Class", see
     # analyzer/strategies.py), with the methods that role calls
     python_methods: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # an analysis that plays constrained deals (fixed cards, a predicate; analyzer/constrained.py)
+    # gives the layout of its kernel's shuffled pack; its kernel then also takes given=rows
+    deal_layout: Any = None
 
     def resolve_strategies(self, chosen: Mapping[str, str] | None = None) -> dict[str, str]:
         """Every role's strategy: the chosen ones, validated, and the defaults for the rest."""

@@ -18,6 +18,7 @@ import pandas as pd
 from .. import option_parsing as parsing
 from .._core import piquet as core
 from ..cards import PIQUET32, Cards, check_disjoint
+from ..constrained import DealLayout
 from ..strategies import is_python
 from ..stats import histogram_moments, mean_interval, wilson
 from . import Analysis, Game
@@ -101,16 +102,23 @@ def validate_option(key: str, value: Any) -> Any:
 # ---------------------------------------------------------------------------------------------
 # The declarations analysis
 
-def _declarations_kernel(bit_generators, n_deals: int, rules: dict) -> dict[str, np.ndarray]:
-    return core.declarations_shard(bit_generators[0], n_deals, rules)
+def _declarations_kernel(bit_generators, n_deals: int, rules: dict, given=None) -> dict[str, np.ndarray]:
+    return core.declarations_shard(bit_generators[0], n_deals, rules, given=given)
+
+
+# Constrained deals (analyzer/constrained.py): the kernels read a shuffled pack as elder's 12
+# cards, younger's 12, then the talon from the top (elder's packet of 5, younger's 3).
+LAYOUT = DealLayout(PIQUET32, {"elder": tuple(range(0, 12)), "younger": tuple(range(12, 24)),
+                               "talon": tuple(range(24, 32))}, ordered=("talon",))
 
 
 def _with_python(kernel, holders):
     """A shard kernel that builds the Python strategies of the shard (if any) and their callback,
-    and raises the first error a Python strategy made."""
-    def run_kernel(bit_generators, n_deals: int, rules: dict, strategies: dict) -> dict[str, np.ndarray]:
+    and raises the first error a Python strategy made. `given` (constrained deals) goes to the
+    kernel."""
+    def run_kernel(bit_generators, n_deals: int, rules: dict, strategies: dict, **given) -> dict[str, np.ndarray]:
         callback = PythonSeats(strategies, holders, rules)
-        counters = kernel(bit_generators, n_deals, rules, strategies, callback if callback.active else None)
+        counters = kernel(bit_generators, n_deals, rules, strategies, callback if callback.active else None, **given)
         callback.raise_error()
         return counters
     return run_kernel
@@ -150,12 +158,12 @@ GAME = Game(
         "declarations": Analysis(
             "declarations",
             "Declarations (carte blanche, point, sequences, sets) and repik on the dealt hands, no exchange",
-            _declarations_kernel,
+            _declarations_kernel, deal_layout=LAYOUT,
         ),
         "deal": Analysis(
             "deal", "Whole deals: exchange, declarations, open capot, play, pik/repik, deal totals",
             _deal_kernel, streams=3, strategies=_roles("elder", "younger"),
-            python_methods=_python_roles("elder", "younger"),
+            python_methods=_python_roles("elder", "younger"), deal_layout=LAYOUT,
         ),
         "partie": Analysis(
             "partie", "Whole parties between players A and B (королик or rubicon settlement); deals = parties",
@@ -388,53 +396,105 @@ def _rate_rows(section: str, event: str, player: str, count, n, exact=None):
                 exact=float(exact) if exact is not None else np.nan)
 
 
-def odds_table(counters: dict[str, np.ndarray], rules: dict[str, Any], with_exact: bool = True) -> pd.DataFrame:
-    """One row per event: count, sample size, estimate, Wilson 95% interval, exact value if known.
-
-    Hand events are per player (each row's n is the number of deals); declaration rows describe
-    the contest between the two dealt hands."""
+def _odds_events(counters: dict[str, np.ndarray]) -> list[tuple[str, str, str, int, int]]:
+    """(section, event, player, count, n) of every rate of the odds table."""
     n = int(counters["deals"][0])
-    exact = exact_hand_probabilities() if with_exact else {}
-    unc_exact = None
-    if with_exact:
-        hist = exact_uncontested(tuple(rules["seq_values"]), rules["carte_blanche_value"],
-                                 rules["trio_value"], rules["quatorze_value"])
-        unc_exact = {v: Fraction(int(hist[v:].sum()), _ALL_HANDS) for v in UNCONTESTED_LEVELS}
-    rows = []
+    events = []
     for p, who in enumerate(PLAYERS):
-        events = {
+        hand = {
             "carte blanche": counters["carte_blanche"][p],
             "four aces": counters["four_aces"][p],
             "at least one quatorze": counters["quatorzes"][p, 1:].sum(),
             "at least two quatorzes": counters["quatorzes"][p, 2:].sum(),
             "trio or quatorze": counters["trio_or_better"][p],
         }
-        events.update({f"point length >= {k}": counters["point_len"][p, k:].sum() for k in range(4, 9)})
-        events.update({f"sequence >= {L}": counters["seq_len"][p, L:].sum() for L in range(3, 9)})
-        events["tierce major or better"] = counters["ace_sequence"][p]
-        events["void suit"] = counters["void_suit"][p]
-        for event, count in events.items():
-            rows.append(_rate_rows("hand", event, who, count, n, exact.get(event)))
-        for v in UNCONTESTED_LEVELS:
-            rows.append(_rate_rows("hand", f"uncontested value >= {v}", who,
-                                   counters["uncontested_hist"][p, v:].sum(), n,
-                                   unc_exact[v] if unc_exact else None))
+        hand.update({f"point length >= {k}": counters["point_len"][p, k:].sum() for k in range(4, 9)})
+        hand.update({f"sequence >= {L}": counters["seq_len"][p, L:].sum() for L in range(3, 9)})
+        hand["tierce major or better"] = counters["ace_sequence"][p]
+        hand["void suit"] = counters["void_suit"][p]
+        hand.update({f"uncontested value >= {v}": counters["uncontested_hist"][p, v:].sum() for v in UNCONTESTED_LEVELS})
+        events += [("hand", event, who, count, n) for event, count in hand.items()]
     for c, category in enumerate(CATEGORIES):
         for w, winner in enumerate(("nobody", "elder", "younger")):
-            rows.append(_rate_rows("declarations", f"{category} scored by", winner,
-                                   counters["category_winner"][c, w], n))
+            events.append(("declarations", f"{category} scored by", winner, counters["category_winner"][c, w], n))
     for p, who in enumerate(PLAYERS):
-        rows.append(_rate_rows("declarations", "declaration total = 0", who, counters["total_hist"][p, 0], n))
-        rows.append(_rate_rows("declarations", "repik", who, counters["repik"][p], n))
-    rows.append(_rate_rows("declarations", "repik", "either", counters["repik"].sum(), n))
+        events.append(("declarations", "declaration total = 0", who, counters["total_hist"][p, 0], n))
+        events.append(("declarations", "repik", who, counters["repik"][p], n))
+    events.append(("declarations", "repik", "either", counters["repik"].sum(), n))
+    return events
+
+
+def odds_table(counters: dict[str, np.ndarray], rules: dict[str, Any], with_exact: bool = True,
+               exact_counters: dict[str, np.ndarray] | None = None) -> pd.DataFrame:
+    """One row per event: count, sample size, estimate, Wilson 95% interval, exact value if known.
+
+    Hand events are per player (each row's n is the number of deals); declaration rows describe
+    the contest between the two dealt hands. The exact values are those of a random deal (single
+    hand events, §14.1 and §14.3), or, given `exact_counters` (the counters of every deal of a
+    constrained run enumerated once, see exact_constrained), the exact conditional rate of every
+    row."""
+    exact: dict[tuple[str, str], Any] = {}
+    if exact_counters is not None:
+        exact = {(event, who): Fraction(int(k), m) for _, event, who, k, m in _odds_events(exact_counters)}
+    elif with_exact:
+        single = exact_hand_probabilities()
+        hist = exact_uncontested(tuple(rules["seq_values"]), rules["carte_blanche_value"],
+                                 rules["trio_value"], rules["quatorze_value"])
+        single.update({f"uncontested value >= {v}": Fraction(int(hist[v:].sum()), _ALL_HANDS) for v in UNCONTESTED_LEVELS})
+        exact = {(event, who): value for event, value in single.items() for who in PLAYERS}
+    rows = [_rate_rows(section, event, who, count, n, exact.get((event, who)))
+            for section, event, who, count, n in _odds_events(counters)]
     for p, who in enumerate(PLAYERS):
         count, total, total_sq = histogram_moments(counters["total_hist"][p])
         mean, low, high = mean_interval(total, total_sq, count)
+        if exact_counters is not None:
+            e_count, e_total, _ = histogram_moments(exact_counters["total_hist"][p])
+            exact_mean = e_total / e_count
+        else:
+            exact_mean = np.nan
         rows.append(dict(section="declarations", event="mean declaration total", player=who, count=np.nan,
-                         n=count, estimate=mean, ci_low=low, ci_high=high, exact=np.nan))
+                         n=count, estimate=mean, ci_low=low, ci_high=high, exact=exact_mean))
     table = pd.DataFrame(rows)
     table["count"] = table["count"].astype("Int64")
     return table
+
+
+EXACT_LIMIT = 2_000_000     # completions of a constrained deal enumerated at most
+
+
+def exact_constrained(constraint: dict[str, Any], rules: dict[str, Any]) -> dict[str, np.ndarray] | None:
+    """The declarations counters of every deal consistent with a constraint, each once (so each
+    rate is exact: count / deals), when one hand is fully fixed and the other's completions
+    number at most EXACT_LIMIT; None otherwise (or if the predicate accepts none of them)."""
+    from itertools import combinations
+
+    from ..constrained import FREE_SLOT as FREE, Sampler
+
+    sampler = Sampler(LAYOUT, constraint)
+    template = sampler.template
+    open_slots = {seat: [s for s in LAYOUT.seats[seat] if template[s] == FREE] for seat in PLAYERS}
+    full = [seat for seat in PLAYERS if not open_slots[seat]]
+    if not full:
+        return None
+    seat = PLAYERS[1 - PLAYERS.index(full[0])]
+    slots = open_slots[seat]
+    fixed = {int(b) for b in template if b != FREE}
+    free = [b for b in range(32) if b not in fixed]
+    if comb(len(free), len(slots)) > EXACT_LIMIT:
+        return None
+    picks = np.array(list(combinations(free, len(slots))), np.uint8).reshape(-1, len(slots))
+    rows = np.repeat(template[None, :], len(picks), axis=0)
+    rows[:, slots] = picks
+    placed = np.zeros((len(picks), 32), bool)                   # the talon gets the rest, in any order
+    known = rows != FREE
+    placed[np.nonzero(known)[0], rows[known]] = True
+    rows[~known] = np.nonzero(~placed)[1]
+    ok = sampler.accept(rows)
+    if ok is not None:
+        rows = np.ascontiguousarray(rows[ok])
+    if len(rows) == 0:
+        return None
+    return core.declarations_shard(np.random.PCG64(0), len(rows), rules, given=rows)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1007,15 +1067,20 @@ def build_report(ctx) -> list:
 
 def register_cli(sub) -> None:
     from .. import cli
+    from ..constrained import add_cli_options as add_constraint_options
 
-    odds = sub.add_parser("odds", help="declaration odds on the dealt hands (no exchange)")
+    odds = sub.add_parser("odds", help="declaration odds on the dealt hands (no exchange); given cards with "
+                                       "--elder/--younger/--talon/--where")
     cli.add_run_options(odds, "piquet", default_deals=1_000_000)
     odds.add_argument("--no-exact", action="store_true", help="skip the exact values (saves ~2 s)")
+    add_constraint_options(odds, LAYOUT)
     odds.set_defaults(handler=_cmd_odds)
 
-    deals = sub.add_parser("deals", help="whole deals with chosen strategies: pik, repik, capot, totals")
+    deals = sub.add_parser("deals", help="whole deals with chosen strategies: pik, repik, capot, totals; given cards "
+                                         "with --elder/--younger/--talon/--where")
     cli.add_run_options(deals, "piquet", default_deals=100_000)
     cli.add_strategy_option(deals)
+    add_constraint_options(deals, LAYOUT)
     deals.set_defaults(handler=_cmd_run, analysis="deal", table=deal_table)
 
     partie = sub.add_parser("partie", help="whole parties between players A and B (--deals = parties)")
@@ -1051,7 +1116,15 @@ def _cmd_odds(args) -> int:
     from .. import cli
 
     result = cli.execute(args, "piquet", "declarations")
-    table = odds_table(result.counters, result.config.rule_options, with_exact=not args.no_exact)
+    rules = result.config.rule_options
+    exact = None
+    if result.config.constraint:
+        # exact conditional rates by enumeration when one hand is fixed; none otherwise (the
+        # single-hand values of a random deal would not apply)
+        exact = exact_constrained(dict(result.config.constraint), rules) if not args.no_exact else None
+        table = odds_table(result.counters, rules, with_exact=False, exact_counters=exact)
+    else:
+        table = odds_table(result.counters, rules, with_exact=not args.no_exact)
     cli.emit_table(args, result, table)
     return 0 if result.complete else cli.EXIT_INTERRUPTED
 

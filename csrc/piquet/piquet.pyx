@@ -67,6 +67,22 @@ ANNOUNCE_STRATEGIES = ("sure", "never")
 
 
 # ---------------------------------------------------------------------------------------------
+# Constrained deals: the kernels below take the shuffled packs from the caller (analyzer.constrained
+# deals them with some cards fixed and filters them by the user's predicate)
+
+cdef const uint8_t[:, ::1] given_deals(object given, Py_ssize_t n_deals):
+    """The rows of given packs (card bits in deal order, one row per deal), checked; an empty
+    view if there are none."""
+    if given is None:
+        return np.zeros((0, N_CARDS), np.uint8)
+    if given.dtype != np.uint8 or given.shape != (n_deals, N_CARDS):
+        raise ValueError(f"given deals must be uint8 of shape ({n_deals}, {N_CARDS})")
+    if n_deals and not (np.sort(given, axis=1) == np.arange(N_CARDS, dtype=np.uint8)).all():
+        raise ValueError("every given deal must be a permutation of the 32 cards")
+    return np.ascontiguousarray(given)
+
+
+# ---------------------------------------------------------------------------------------------
 # Declarations on the dealt hands (no exchange)
 
 def new_declaration_counters():
@@ -112,11 +128,13 @@ cdef void fill_row(uint32_t[::1] row, mask32 *hand, const HandEval *ev, const De
         row[base + 6] = uncontested_value(hand[p], &ev[p], rules)
 
 
-def declarations_shard(bit_generator, Py_ssize_t n_deals, dict rules_spec, rows=None):
+def declarations_shard(bit_generator, Py_ssize_t n_deals, dict rules_spec, rows=None, given=None):
     """Deal n_deals deals and score the declarations of the dealt hands (no exchange).
 
     Returns the counters of new_declaration_counters(). If `rows` is a uint32 array of shape
-    (n_deals, ROW_WIDTH), each deal's hands and scores are written to it as well."""
+    (n_deals, ROW_WIDTH), each deal's hands and scores are written to it as well. If `given` is
+    a uint8 array of shape (n_deals, 32) (constrained deals, see given_deals), its rows are the
+    shuffled packs instead of dealing."""
     cdef PiquetRules rules = rules_from(rules_spec)
     cdef SuitTables tables
     build_tables(&tables, &rules)
@@ -150,10 +168,15 @@ def declarations_shard(bit_generator, Py_ssize_t n_deals, dict rules_spec, rows=
     cdef mask32 hand[2]
     cdef HandEval ev[2]
     cdef DeclResult res
+    cdef const uint8_t[:, ::1] given_view = given_deals(given, n_deals)
+    cdef bint has_given = given is not None
     with bit_generator.lock, nogil:
         rng_init(&rng, bitgen)
         for d in range(n_deals):
-            rng_partial_shuffle(&rng, cards, N_CARDS, 2 * HAND)
+            if has_given:
+                memcpy(cards, &given_view[d, 0], N_CARDS)
+            else:
+                rng_partial_shuffle(&rng, cards, N_CARDS, 2 * HAND)
             hand[0] = 0
             hand[1] = 0
             for c in range(HAND):
@@ -493,10 +516,11 @@ def new_deal_counters():
     }
 
 
-def deal_shard(bit_generators, Py_ssize_t n_deals, dict rules_spec, dict strategies, python=None):
+def deal_shard(bit_generators, Py_ssize_t n_deals, dict rules_spec, dict strategies, python=None, given=None):
     """Play n_deals whole deals (exchange, declarations, play) with the strategies of the roles
     elder_* and younger_*; bit_generators: [deal, elder's strategy, younger's strategy].
-    `python(kind, slot, data)` answers for roles given as "python:..." (slot 0 elder, 1 younger)."""
+    `python(kind, slot, data)` answers for roles given as "python:..." (slot 0 elder, 1 younger).
+    `given`: the shuffled packs to play instead of dealing (as in declarations_shard)."""
     cdef DealEngine g
     engine_init(&g, rules_spec, python)
     cdef Seat seats[2]
@@ -526,13 +550,18 @@ def deal_shard(bit_generators, Py_ssize_t n_deals, dict rules_spec, dict strateg
     cdef Py_ssize_t d
     cdef DealRecord rec
     cdef DealScore score
+    cdef const uint8_t[:, ::1] given_view = given_deals(given, n_deals)
+    cdef bint has_given = given is not None
     try:
         with nogil:
             rng_init(&deal_rng, bg0)
             rng_init(&rngs[0], bg1)
             rng_init(&rngs[1], bg2)
             for d in range(n_deals):
-                rng_partial_shuffle(&deal_rng, cards, N_CARDS, N_CARDS - 1)
+                if has_given:
+                    memcpy(cards, &given_view[d, 0], N_CARDS)
+                else:
+                    rng_partial_shuffle(&deal_rng, cards, N_CARDS, N_CARDS - 1)
                 play_deal(&g, cards, seats, &rec, &score)
                 pik[0] += score.pik
                 pik_possible[0] += rec.decl.total[YOUNGER] == 0 and not rec.decl.repik[ELDER]
