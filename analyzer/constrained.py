@@ -83,7 +83,8 @@ class DealLayout:
     the kernel reads (their slots are shuffled again when they hold fixed cards); options:
     game-specific constraint keys -> a validator returning the canonical value; implied(masks,
     constraint): the game's own condition on a deal given the constraint (a boolean array), or
-    None; kernel_options(constraint): extra keyword arguments of the kernel."""
+    None; kernel_options(constraint): extra keyword arguments of the kernel; validate(constraint):
+    the game's own checks of a canonical constraint (ValueError)."""
 
     deck: Deck
     seats: Mapping[str, tuple[int, ...]]
@@ -91,6 +92,7 @@ class DealLayout:
     options: Mapping[str, Callable[[Any], Any]] = field(default_factory=dict)
     implied: Callable[[dict, dict], np.ndarray | None] | None = None
     kernel_options: Callable[[dict], dict] | None = None
+    validate: Callable[[dict], None] | None = None
 
     @property
     def n_slots(self) -> int:
@@ -151,6 +153,8 @@ def resolve(layout: DealLayout | None, spec: Mapping[str, Any], what: str = "thi
         else:
             raise ValueError(f"unknown constraint key {key!r}; known: {known}")
     check_disjoint(parsed, names)
+    if layout.validate is not None:
+        layout.validate(out)
     return out
 
 

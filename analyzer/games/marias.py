@@ -219,6 +219,7 @@ from functools import lru_cache         # noqa: E402
 from math import comb, factorial        # noqa: E402
 
 from ..cards import MARIAS32, Cards, check_disjoint  # noqa: E402
+from ..constrained import DealLayout                  # noqa: E402
 from ..stats import mean_interval, wilson             # noqa: E402
 from . import Analysis, Game                          # noqa: E402
 
@@ -291,18 +292,52 @@ def _settle_options(options: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _kernel(mode: str, filter_name: str = "all"):
-    def kernel(bit_generators, n_deals: int, rules: dict, strategies: dict) -> dict[str, np.ndarray]:
+    def kernel(bit_generators, n_deals: int, rules: dict, strategies: dict, given=None, trump: int = -1
+               ) -> dict[str, np.ndarray]:
         from .._core import marias as core
 
-        return core.stovka_shard(bit_generators, n_deals, rules, strategies, mode, filter_name)
+        return core.stovka_shard(bit_generators, n_deals, rules, strategies, mode, filter_name, given, trump)
     return kernel
+
+
+# Constrained deals (analyzer/constrained.py): protocol V reads a shuffled pack as packets of 7 to
+# the forehand, 5 middle, 5 rear, 5 forehand, 5 middle, 5 rear. In the Stovka experiment the
+# forehand is the actor. His first seven decide the trump choice, so their order is mixed when he
+# holds fixed cards. The option trump fixes the trump suit (the trump choice is skipped and the
+# actor's lowest trump is the indicator); he must then hold a card of that suit.
+
+def _trump_option(value: Any) -> str:
+    suit = str(value).strip().upper()
+    if suit not in TRUMPS:
+        raise ValueError(f"trump must be one of {', '.join(TRUMPS)}, got {value!r}")
+    return suit
+
+
+def _holds_trump(masks: dict, constraint: dict):
+    if "trump" not in constraint:
+        return None
+    return (masks["actor"] & np.uint32(0xFF << (8 * TRUMPS.index(constraint["trump"])))) != 0
+
+
+def _check_constraint(constraint: dict) -> None:
+    actor = MARIAS32.parse(constraint.get("actor", ""))
+    if "trump" in constraint and len(actor) == 12 and not any(c[1] == constraint["trump"] for c in actor):
+        raise ValueError(f"the actor chooses trumps from his own cards: the given 12 hold no {constraint['trump']}")
+
+
+LAYOUT = DealLayout(
+    MARIAS32,
+    {"actor": tuple(range(0, 7)) + tuple(range(17, 22)), "middle": tuple(range(7, 12)) + tuple(range(22, 27)),
+     "rear": tuple(range(12, 17)) + tuple(range(27, 32))},
+    ordered=("actor",), options={"trump": _trump_option}, implied=_holds_trump, validate=_check_constraint,
+    kernel_options=lambda c: {"trump": TRUMPS.index(c["trump"]) if "trump" in c else -1})
 
 
 _ANALYSES = {
     "stovka" if f == "any_hlas" else f"stovka_{f}": Analysis(
         "stovka" if f == "any_hlas" else f"stovka_{f}",
         f"Forced Stovka (§8) on the deals where the forehand {what}; paired with Hra, and Sto a sedem with Sedma a hra",
-        _kernel("forced", f), streams=3, strategies=STRATEGY_ROLES)
+        _kernel("forced", f), streams=3, strategies=STRATEGY_ROLES, deal_layout=LAYOUT)
     for f, what in STOVKA_FILTERS.items()
 }
 _ANALYSES["game"] = Analysis(
@@ -440,6 +475,53 @@ def exact_baselines() -> dict[str, Fraction]:
     return out
 
 
+def exact_given_actor(actor: Cards) -> dict[str, Fraction]:
+    """Exact hand baselines of §8.4 given the actor's (forehand's) 12 cards, the other 20 dealt
+    10 and 10 at random: every row of baselines_table with an exact value, by counting suit by
+    suit how the free cards of each suit split between the middle and rear hands."""
+    held = MARIAS32.mask(actor, 12, "actor's hand")
+    # per suit: (cards to middle, middle's hlas, rear's hlas) -> ways; then over the four suits
+    states = {(0, 0, 0): 1}
+    for s in range(4):
+        lane = (held >> (8 * s)) & 0xFF
+        free = 8 - bin(lane).count("1")
+        pair_free = not lane & ((1 << 4) | (1 << 5))            # neither the Q (bit 4) nor the K (bit 5) held
+        per_suit = {}
+        for b in range(free + 1):
+            if pair_free:
+                per_suit[(b, 1, 0)] = comb(free - 2, b - 2) if b >= 2 else 0
+                per_suit[(b, 0, 1)] = comb(free - 2, b) if b <= free - 2 else 0
+                per_suit[(b, 0, 0)] = comb(free, b) - per_suit[(b, 1, 0)] - per_suit[(b, 0, 1)]
+            else:
+                per_suit[(b, 0, 0)] = comb(free, b)
+        nxt: dict = {}
+        for (m, hm, hr), w in states.items():
+            for (b, x, y), v in per_suit.items():
+                if v and m + b <= 10:
+                    key = (m + b, hm + x, hr + y)
+                    nxt[key] = nxt.get(key, 0) + w * v
+        states = nxt
+    total = comb(20, 10)
+    middle = [Fraction(sum(w for (m, hm, _), w in states.items() if m == 10 and hm == h), total) for h in range(5)]
+    both = [Fraction(sum(w for (m, hm, hr), w in states.items() if m == 10 and hm + hr == h), total) for h in range(7)]
+    own = bin(hlas_suits_of(held)).count("1")
+    at = bin(held & MARIAS32.mask("AS AH AD AC TS TH TD TC")).count("1")
+    out = {f"forehand holds {h} hlasy": Fraction(int(h == own)) for h in range(5)}
+    out.update({f"a 10-card hand holds {h} hlasy": middle[h] for h in range(5)})
+    out["forehand holds the K+Q of spades"] = Fraction(int(hlas_suits_of(held) & 1))
+    spades_free = not held & MARIAS32.mask("KS QS")
+    out["a 10-card hand holds the K+Q of spades"] = Fraction(comb(18, 8), total) if spades_free else Fraction(0)
+    out["defenders hold >= 1 hlas"] = 1 - both[0]
+    out["defenders hold >= 2 hlasy"] = 1 - both[0] - both[1]
+    out.update({f"forehand holds {n} A+T": Fraction(int(n == at)) for n in range(9)})
+    return out
+
+
+def hlas_suits_of(mask: int) -> int:
+    """Bit per suit in which a mask holds both the K and the Q."""
+    return sum(1 << s for s in range(4) if (mask >> (8 * s + 4)) & 3 == 3)
+
+
 # Figures of the rules file (§8.4) for the trump policy `longest`: Monte Carlo of 400,000 deals.
 RULES_FILE_TAU = {
     "trumps in 12 = 2": 0.046, "trumps in 12 = 3": 0.267, "trumps in 12 = 4": 0.397, "trumps in 12 = 5": 0.228,
@@ -457,31 +539,35 @@ def _rate(section, event, count, n, exact=None, rules_file=None):
                 rules_file=rules_file if rules_file is not None else np.nan)
 
 
-def baselines_table(counters: Mapping[str, np.ndarray]) -> pd.DataFrame:
-    """Hand baselines on every deal: estimate, Wilson 95% interval, exact value, rules-file figure."""
+def baselines_table(counters: Mapping[str, np.ndarray], exact: Mapping[str, Fraction] | None = None
+                    ) -> pd.DataFrame:
+    """Hand baselines on every deal: estimate, Wilson 95% interval, exact value, rules-file figure.
+    `exact` replaces the exact values of a random deal, e.g. by exact_given_actor() for deals
+    constrained to the actor's hand ({}: none known; the rules-file figures are then left out)."""
     from .._core import marias as core
 
     n = int(counters["deals"][0])
-    ex = exact_baselines()
+    ex = exact_baselines() if exact is None else exact
+    tau = RULES_FILE_TAU if exact is None else {}
     rows = []
     for h in range(5):
-        rows.append(_rate("hlasy", f"forehand holds {h} hlasy", counters["fh_hlas"][h], n, ex[f"forehand holds {h} hlasy"]))
+        rows.append(_rate("hlasy", f"forehand holds {h} hlasy", counters["fh_hlas"][h], n, ex.get(f"forehand holds {h} hlasy")))
     for h in range(5):
         rows.append(_rate("hlasy", f"a 10-card hand holds {h} hlasy", counters["hand10_hlas"][h], 2 * n,
-                          ex[f"a 10-card hand holds {h} hlasy"]))
+                          ex.get(f"a 10-card hand holds {h} hlasy")))
     rows.append(_rate("hlasy", "forehand holds the K+Q of spades", counters["fh_kq_spades"][0], n,
-                      ex["forehand holds the K+Q of spades"]))
+                      ex.get("forehand holds the K+Q of spades")))
     rows.append(_rate("hlasy", "a 10-card hand holds the K+Q of spades", counters["hand10_kq_spades"][0], 2 * n,
-                      ex["a 10-card hand holds the K+Q of spades"]))
-    rows.append(_rate("hlasy", "defenders hold >= 1 hlas", counters["def_hlas"][1:].sum(), n, ex["defenders hold >= 1 hlas"]))
-    rows.append(_rate("hlasy", "defenders hold >= 2 hlasy", counters["def_hlas"][2:].sum(), n, ex["defenders hold >= 2 hlasy"]))
+                      ex.get("a 10-card hand holds the K+Q of spades")))
+    rows.append(_rate("hlasy", "defenders hold >= 1 hlas", counters["def_hlas"][1:].sum(), n, ex.get("defenders hold >= 1 hlas")))
+    rows.append(_rate("hlasy", "defenders hold >= 2 hlasy", counters["def_hlas"][2:].sum(), n, ex.get("defenders hold >= 2 hlasy")))
     for a in range(9):
-        rows.append(_rate("A+T", f"forehand holds {a} A+T", counters["fh_at"][a], n, ex[f"forehand holds {a} A+T"]))
+        rows.append(_rate("A+T", f"forehand holds {a} A+T", counters["fh_at"][a], n, ex.get(f"forehand holds {a} A+T")))
     for t in range(2, 9):
         rows.append(_rate("trump choice", f"trumps in 12 = {t}", counters["fh_trumps"][t], n,
-                          rules_file=RULES_FILE_TAU.get(f"trumps in 12 = {t}")))
+                          rules_file=tau.get(f"trumps in 12 = {t}")))
     for i, name in enumerate(core.HOLDING_NAMES):
-        rows.append(_rate("trump choice", name, counters["holdings"][i], n, rules_file=RULES_FILE_TAU.get(name)))
+        rows.append(_rate("trump choice", name, counters["holdings"][i], n, rules_file=tau.get(name)))
     table = pd.DataFrame(rows)
     return table
 
@@ -930,6 +1016,7 @@ def _emit_tables(args, result, tables: dict[str, pd.DataFrame]) -> int:
     import json
 
     from .. import cli
+    from ..constrained import describe
 
     if args.json:
         print(json.dumps({"run": result.metadata(),
@@ -940,6 +1027,8 @@ def _emit_tables(args, result, tables: dict[str, pd.DataFrame]) -> int:
         print(f"# marias {meta['analysis']}, {meta['deals_done']:,} deals, seed {meta['seed']}, "
               f"strategies {json.dumps(meta.get('strategies', {}))}"
               f"{', overrides ' + json.dumps(meta['overrides']) if meta['overrides'] else ''}")
+        if describe(result):
+            print(describe(result))
         for name, table in tables.items():
             print(f"\n## {name}")
             with pd.option_context("display.max_rows", None, "display.width", 200, "display.float_format", "{:.5g}".format):
@@ -951,6 +1040,7 @@ def _emit_tables(args, result, tables: dict[str, pd.DataFrame]) -> int:
 
 def register_cli(sub) -> None:
     from .. import cli
+    from ..constrained import add_cli_options as add_constraint_options
 
     def run_parser(name, help_text, default_deals):
         p = sub.add_parser(name, help=help_text)
@@ -960,12 +1050,21 @@ def register_cli(sub) -> None:
                            f"{role}: {'|'.join(names)}" for role, names in STRATEGY_ROLES.items()))
         return p
 
-    stovka = run_parser("stovka", "Stovka success rates (§8, forced mode) with the paired money comparison", 1_000_000)
+    def constraint_options(p):
+        add_constraint_options(p, LAYOUT)
+        p.add_argument("--trump", type=str.upper, choices=list(TRUMPS), default=None,
+                       help="fix the trump suit (the actor must hold one; the trump choice is skipped)")
+
+    stovka = run_parser("stovka", "Stovka success rates (§8, forced mode) with the paired money comparison; "
+                                  "given cards with --actor/--middle/--rear/--trump/--where", 1_000_000)
     stovka.add_argument("--filter", choices=list(STOVKA_FILTERS), default="any_hlas", help="hand filter F")
+    constraint_options(stovka)
     stovka.set_defaults(handler=_cmd_stovka)
     game = run_parser("game", "the whole game with heuristic players: contracts, win rates, money", 1_000_000)
     game.set_defaults(handler=_cmd_game)
-    base = run_parser("baselines", "hand baselines of §8.4 against the exact values", 1_000_000)
+    base = run_parser("baselines", "hand baselines of §8.4 against the exact values (given the actor's 12 "
+                                   "cards with --actor: exact conditional values)", 1_000_000)
+    constraint_options(base)
     base.set_defaults(handler=_cmd_baselines)
 
     report = sub.add_parser("report", help="write the mariáš analysis report (HTML, Markdown, CSV)")
@@ -1014,7 +1113,12 @@ def _cmd_baselines(args) -> int:
     from .. import cli
 
     result = cli.execute(args, "marias", "stovka")
-    return _emit_tables(args, result, {"baselines": baselines_table(result.counters)})
+    constraint = dict(result.config.constraint)
+    exact = None
+    if constraint:       # exact values are known given the actor's whole hand and nothing else
+        actor_only = set(constraint) <= {"actor", "trump"} and len(MARIAS32.parse(constraint.get("actor", ""))) == 12
+        exact = exact_given_actor(constraint["actor"]) if actor_only else {}
+    return _emit_tables(args, result, {"baselines": baselines_table(result.counters, exact)})
 
 
 def _cmd_report(args) -> int:

@@ -907,19 +907,26 @@ cdef int deal_protocol_v(Rng *deal_rng, Rng *bid_rng, uint8_t *cards, const Rule
     which is returned. The trump choice draws (ties, z lidu) from the bidding stream, so no
     strategy changes the deals, and every card-play strategy meets the same deals, trumps and
     discards (common random numbers)."""
-    cdef int c
-    cdef mask32 first7 = 0, packet2 = 0
+    cdef mask32 first7, packet2
     rng_partial_shuffle(deal_rng, cards, N_CARDS, N_CARDS)
+    protocol_v_hands(cards, hands, &first7, &packet2)
+    return choose_trump(first7, packet2, rules, bid_rng, indicator)
+
+
+cdef void protocol_v_hands(const uint8_t *cards, mask32 *hands, mask32 *first7, mask32 *packet2) noexcept nogil:
+    """The hands of a shuffled pack dealt by protocol V (see deal_protocol_v)."""
+    cdef int c
+    first7[0] = 0
+    packet2[0] = 0
     hands[1] = 0
     hands[2] = 0
     for c in range(7):
-        first7 |= (<mask32>1) << cards[c]
+        first7[0] |= (<mask32>1) << cards[c]
     for c in range(5):
         hands[1] |= ((<mask32>1) << cards[7 + c]) | ((<mask32>1) << cards[22 + c])
         hands[2] |= ((<mask32>1) << cards[12 + c]) | ((<mask32>1) << cards[27 + c])
-        packet2 |= (<mask32>1) << cards[17 + c]
-    hands[0] = first7 | packet2
-    return choose_trump(first7, packet2, rules, bid_rng, indicator)
+        packet2[0] |= (<mask32>1) << cards[17 + c]
+    hands[0] = first7[0] | packet2[0]
 
 
 cdef void natural_bidding(const mask32 *dealt, int trump, int indicator, const Rules *rules,
@@ -1186,10 +1193,13 @@ COMPANION = ("ticha stovka in Hra", "sedma (trump 7 wins the last trick)", "Hra 
 
 
 def stovka_shard(bit_generators, Py_ssize_t n_deals, dict rule_options, dict strategies, str mode="forced",
-                 str filter_name="any_hlas"):
+                 str filter_name="any_hlas", given=None, int trump=-1):
     """Play n_deals deals of the Stovka experiment (mode forced, hand filter filter_name) or of
     the whole game (mode natural) and count. strategies: role -> name (see STRATEGY_ROLES in
-    analyzer/games/marias.py). bit_generators: deal, card play, bidding."""
+    analyzer/games/marias.py). bit_generators: deal, card play, bidding.
+    Constrained deals: `given` (uint8, n_deals x 32) holds the shuffled packs to deal by protocol
+    V instead of shuffling, and `trump` (0-3 for S H D C, or -1: chosen as usual) fixes the
+    trump suit; the forehand must then hold a card of it, and his lowest one is the indicator."""
     cdef Rules rules = rules_from(rule_options, strategies, mode, filter_name)
     if rules.protocol == PROTOCOL_L and rules.mode == MODE_FORCED:
         raise ValueError("the forced Stovka experiment (§8.1) deals by protocol V (trumps from the first 7 "
@@ -1197,6 +1207,10 @@ def stovka_shard(bit_generators, Py_ssize_t n_deals, dict rule_options, dict str
     counters = new_counters()
     if len(bit_generators) < 3:
         raise ValueError("the mariáš kernel needs three bit generators (deal, card play, bidding)")
+    if not -1 <= trump < 4 or (trump >= 0 and given is None):
+        raise ValueError("a fixed trump is a suit 0-3 and needs given deals")
+    if trump >= 0 and n_deals and not (np.asarray(given)[:, list(range(7)) + list(range(17, 22))] // 8 == trump).any(axis=1).all():
+        raise ValueError("with a fixed trump the forehand must hold a card of the trump suit in every given deal")
     cdef Solver solver_store
     cdef Solver *solver = NULL
     if rules.strat[0] >= STRAT_DOUBLE_DUMMY or rules.strat[1] >= STRAT_DOUBLE_DUMMY:
@@ -1204,14 +1218,16 @@ def stovka_shard(bit_generators, Py_ssize_t n_deals, dict rule_options, dict str
             raise MemoryError("no memory for the double-dummy transposition table")
         solver = &solver_store
     try:
-        _stovka_loop(bit_generators, n_deals, &rules, solver, counters)
+        _stovka_loop(bit_generators, n_deals, &rules, solver, counters, given_deals(given, n_deals), given is not None,
+                     trump)
     finally:
         if solver != NULL:
             solver_free(solver)
     return counters
 
 
-cdef void _stovka_loop(object bit_generators, Py_ssize_t n_deals, Rules *rules_ptr, Solver *solver, dict counters) except *:
+cdef void _stovka_loop(object bit_generators, Py_ssize_t n_deals, Rules *rules_ptr, Solver *solver, dict counters,
+                       const uint8_t[:, ::1] given, bint has_given, int fixed_trump) except *:
     cdef Rules rules = rules_ptr[0]
     cdef int64_t[::1] deals = counters["deals"], fh_hlas = counters["fh_hlas"], hand10_hlas = counters["hand10_hlas"]
     cdef int64_t[::1] fh_kq = counters["fh_kq_spades"], h10_kq = counters["hand10_kq_spades"], def_hlas = counters["def_hlas"]
@@ -1256,7 +1272,10 @@ cdef void _stovka_loop(object bit_generators, Py_ssize_t n_deals, Rules *rules_p
             if rules.protocol == PROTOCOL_L:                  # natural mode (stovka_shard refuses forced L)
                 deal_and_bid(&deal_rng, &bid_rng, cards, &rules, &bidding)
             else:
-                trump = deal_protocol_v(&deal_rng, &bid_rng, cards, &rules, hands, &indicator)
+                if has_given:
+                    trump = given_protocol_v(&bid_rng, &given[deal, 0], fixed_trump, &rules, hands, &indicator)
+                else:
+                    trump = deal_protocol_v(&deal_rng, &bid_rng, cards, &rules, hands, &indicator)
                 h12 = hands[fh]
                 # baselines on the dealt hands
                 suits = hlas_suits(h12)
@@ -1285,7 +1304,7 @@ cdef void _stovka_loop(object bit_generators, Py_ssize_t n_deals, Rules *rules_p
                 if rules.mode == MODE_FORCED:
                     n_trials = 1
                     trials[0] = trump
-                    if rules.trump_policy == TAU_ORACLE:               # every suit of the 12 cards, no indicator
+                    if rules.trump_policy == TAU_ORACLE and fixed_trump < 0:   # every suit of the 12 cards, no indicator
                         n_trials = 0
                         for s in range(4):
                             if h12 & suit_mask(s):
@@ -1417,6 +1436,34 @@ cdef void _stovka_loop(object bit_generators, Py_ssize_t n_deals, Rules *rules_p
                 companion[5, 1] += 1
         deals[0] = n_deals
 
+
+
+# ---------------------------------------------------------------------------------------------
+# Constrained deals: the shuffled packs come from the caller (analyzer.constrained deals them with
+# some cards fixed and filters them by the user's predicate)
+
+cdef const uint8_t[:, ::1] given_deals(object given, Py_ssize_t n_deals):
+    """The rows of given packs (card bits in protocol V order, one row per deal), checked; an
+    empty view if there are none."""
+    if given is None:
+        return np.zeros((0, N_CARDS), np.uint8)
+    if given.dtype != np.uint8 or given.shape != (n_deals, N_CARDS):
+        raise ValueError(f"given deals must be uint8 of shape ({n_deals}, {N_CARDS})")
+    if n_deals and not (np.sort(given, axis=1) == np.arange(N_CARDS, dtype=np.uint8)).all():
+        raise ValueError("every given deal must be a permutation of the 32 cards")
+    return np.ascontiguousarray(given)
+
+
+cdef int given_protocol_v(Rng *bid_rng, const uint8_t *cards, int fixed_trump, const Rules *rules, mask32 *hands,
+                          int *indicator) noexcept nogil:
+    """deal_protocol_v on a given pack; with a fixed trump suit the indicator is the forehand's
+    lowest card of it (the caller made sure he holds one)."""
+    cdef mask32 first7, packet2
+    protocol_v_hands(cards, hands, &first7, &packet2)
+    if fixed_trump >= 0:
+        indicator[0] = lowest_bit32(hands[0] & suit_mask(fixed_trump))
+        return fixed_trump
+    return choose_trump(first7, packet2, rules, bid_rng, indicator)
 
 
 # ---------------------------------------------------------------------------------------------
