@@ -42,10 +42,10 @@ def test_the_kernel_refuses_a_trump_without_given_deals():
     rules = marias.GAME.resolve_rules("seed")
     strategies = marias.GAME.analysis("stovka").resolve_strategies()
     with pytest.raises(ValueError, match="needs given deals"):
-        core.stovka_shard(shard_bit_generators(1, 0, 2), 10, rules, strategies, "forced", "any_hlas", None, 0)
+        core.stovka_shard(shard_bit_generators(1, 0, 3), 10, rules, strategies, "forced", "any_hlas", None, 0)
     rows = np.tile(np.arange(32, dtype=np.uint8), (3, 1))          # forehand: 7S..AS 7H...: no clubs
     with pytest.raises(ValueError, match="must hold a card of the trump suit"):
-        core.stovka_shard(shard_bit_generators(1, 0, 2), 3, rules, strategies, "forced", "any_hlas", rows, 3)
+        core.stovka_shard(shard_bit_generators(1, 0, 3), 3, rules, strategies, "forced", "any_hlas", rows, 3)
 
 
 def _brute_force_given_actor(actor: str) -> dict:
@@ -145,3 +145,11 @@ def test_cli_stovka_given_the_actor_and_trump():
     out = subprocess.run([sys.executable, "-m", "analyzer", "marias", "stovka", "--actor", ACTOR, "--trump", "S",
                           "--deals", "2000", "--no-store"], capture_output=True, text=True, check=True)
     assert "# given: actor " + ACTOR + "; trump S; 2,000 deals accepted of 2,000 dealt" in out.stdout
+
+
+def test_a_fixed_trump_overrides_the_oracle_trump_choice():
+    # the oracle tries every suit of the 12 cards; a fixed trump leaves one trial a deal
+    fixed = run(config(deals=500, shard_size=500, strategies={"trump_choice": "oracle"}, actor=ACTOR, trump="S"))
+    tried = run(config(deals=500, shard_size=500, strategies={"trump_choice": "oracle"}, actor=ACTOR))
+    assert fixed.counters["qualified"][0] == 500
+    assert tried.counters["qualified"][0] > 500
