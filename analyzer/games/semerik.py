@@ -483,7 +483,7 @@ def _result_from_row(row: np.ndarray, options: dict, rules: str, strategies: dic
 
 
 def _overrides(rules: str, options: dict) -> dict:
-    return {k: v for k, v in parsing.items() if PRESETS[rules][k] != v}
+    return {k: v for k, v in options.items() if PRESETS[rules][k] != v}
 
 
 def play_deal(hands: Sequence[Cards], dealer: int = 3, rules: str = "default", seed: int = 0,
