@@ -155,3 +155,16 @@ def deal_constrained(bit_generator, Py_ssize_t n_deals, template, free_cards, mi
         for d in range(n_deals):
             deal_template(&rng, &t[0], n_slots, free_ptr, n_free, mix_ptr, len_ptr, n_mix, &rows[d, 0])
     return out
+
+
+def given_rows(given, Py_ssize_t n_deals, int n_cards):
+    """Check the given packs a game kernel is asked to play (uint8, one row of n_deals per deal,
+    each a permutation of the card bits 0..n_cards-1) and return them C-contiguous; None gives an
+    empty array (the kernel then deals itself)."""
+    if given is None:
+        return np.zeros((0, n_cards), np.uint8)
+    if not isinstance(given, np.ndarray) or given.dtype != np.uint8 or given.shape != (n_deals, n_cards):
+        raise ValueError(f"given deals must be a uint8 array of shape ({n_deals}, {n_cards})")
+    if n_deals and not (np.sort(given, axis=1) == np.arange(n_cards, dtype=np.uint8)).all():
+        raise ValueError(f"every given deal must be a permutation of the {n_cards} cards")
+    return np.ascontiguousarray(given)

@@ -97,6 +97,18 @@ def test_a_predicate_that_accepts_almost_nothing_is_an_error():
         run(config(deals=100, where="count(younger & aces) == 4 and count(elder & kings) == 4"))
 
 
+@pytest.mark.parametrize("given, message", [
+    (np.zeros((2, 32), np.uint8), "permutation of the 32 cards"),
+    (np.tile(np.arange(32), (2, 1)), "uint8 array of shape"),
+    (np.tile(np.arange(32, dtype=np.uint8), (3, 1)), r"shape \(2, 32\)"),
+])
+def test_kernels_refuse_malformed_given_packs(given, message):
+    from analyzer._core import piquet as core
+
+    with pytest.raises(ValueError, match=message):
+        core.declarations_shard(shard_bit_generators(1, 0, 1)[0], 2, RULES, given=given)
+
+
 # ---------------------------------------------------------------------------------------------
 # The dealer
 

@@ -47,6 +47,8 @@ from numpy.random cimport bitgen_t
 from marias_rules cimport *
 from marias_search cimport *
 
+from analyzer._core.core import given_rows
+
 cnp.import_array()
 
 cdef enum:
@@ -1218,7 +1220,7 @@ def stovka_shard(bit_generators, Py_ssize_t n_deals, dict rule_options, dict str
             raise MemoryError("no memory for the double-dummy transposition table")
         solver = &solver_store
     try:
-        _stovka_loop(bit_generators, n_deals, &rules, solver, counters, given_deals(given, n_deals), given is not None,
+        _stovka_loop(bit_generators, n_deals, &rules, solver, counters, given_rows(given, n_deals, N_CARDS), given is not None,
                      trump)
     finally:
         if solver != NULL:
@@ -1440,19 +1442,7 @@ cdef void _stovka_loop(object bit_generators, Py_ssize_t n_deals, Rules *rules_p
 
 # ---------------------------------------------------------------------------------------------
 # Constrained deals: the shuffled packs come from the caller (analyzer.constrained deals them with
-# some cards fixed and filters them by the user's predicate)
-
-cdef const uint8_t[:, ::1] given_deals(object given, Py_ssize_t n_deals):
-    """The rows of given packs (card bits in protocol V order, one row per deal), checked; an
-    empty view if there are none."""
-    if given is None:
-        return np.zeros((0, N_CARDS), np.uint8)
-    if given.dtype != np.uint8 or given.shape != (n_deals, N_CARDS):
-        raise ValueError(f"given deals must be uint8 of shape ({n_deals}, {N_CARDS})")
-    if n_deals and not (np.sort(given, axis=1) == np.arange(N_CARDS, dtype=np.uint8)).all():
-        raise ValueError("every given deal must be a permutation of the 32 cards")
-    return np.ascontiguousarray(given)
-
+# some cards fixed and filters them by the user's predicate; core.given_rows checks them)
 
 cdef int given_protocol_v(Rng *bid_rng, const uint8_t *cards, int fixed_trump, const Rules *rules, mask32 *hands,
                           int *indicator) noexcept nogil:

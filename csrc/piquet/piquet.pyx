@@ -23,6 +23,8 @@
 #             classic: 6 deals, rubicon at 100.
 #
 # Encoding: a hand is a uint32 mask, bit = 8*suit + rank (S H D C = 0..3; 7..A = 0..7).
+# Constrained deals: declarations_shard and deal_shard also play given packs (`given`, checked by
+# core.given_rows) that analyzer.constrained deals with some cards fixed and filters by a predicate.
 # Streams: the shard's bit generator 0 deals; 1 and 2 feed the two seats' (or players')
 # strategies, so changing one strategy never changes the deals or the other player's draws.
 
@@ -39,6 +41,8 @@ from numpy.random cimport bitgen_t
 from piquet_rules cimport *
 from piquet_search cimport Solver, solver_init, solver_free, search, best_move, mtdf, INF
 from piquet_strategies cimport *
+
+from analyzer._core.core import given_rows
 
 cnp.import_array()
 
@@ -64,22 +68,6 @@ ROW_LAYOUT = ("elder", "younger") + tuple(f"{who}_{f}" for who in ("elder", "you
 EXCHANGE_STRATEGIES = ("refuse", "heuristic", "best_expected")
 PLAY_STRATEGIES = ("random", "greedy", "double_dummy", "pimc")
 ANNOUNCE_STRATEGIES = ("sure", "never")
-
-
-# ---------------------------------------------------------------------------------------------
-# Constrained deals: the kernels below take the shuffled packs from the caller (analyzer.constrained
-# deals them with some cards fixed and filters them by the user's predicate)
-
-cdef const uint8_t[:, ::1] given_deals(object given, Py_ssize_t n_deals):
-    """The rows of given packs (card bits in deal order, one row per deal), checked; an empty
-    view if there are none."""
-    if given is None:
-        return np.zeros((0, N_CARDS), np.uint8)
-    if given.dtype != np.uint8 or given.shape != (n_deals, N_CARDS):
-        raise ValueError(f"given deals must be uint8 of shape ({n_deals}, {N_CARDS})")
-    if n_deals and not (np.sort(given, axis=1) == np.arange(N_CARDS, dtype=np.uint8)).all():
-        raise ValueError("every given deal must be a permutation of the 32 cards")
-    return np.ascontiguousarray(given)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -168,7 +156,7 @@ def declarations_shard(bit_generator, Py_ssize_t n_deals, dict rules_spec, rows=
     cdef mask32 hand[2]
     cdef HandEval ev[2]
     cdef DeclResult res
-    cdef const uint8_t[:, ::1] given_view = given_deals(given, n_deals)
+    cdef const uint8_t[:, ::1] given_view = given_rows(given, n_deals, N_CARDS)
     cdef bint has_given = given is not None
     with bit_generator.lock, nogil:
         rng_init(&rng, bitgen)
@@ -550,7 +538,7 @@ def deal_shard(bit_generators, Py_ssize_t n_deals, dict rules_spec, dict strateg
     cdef Py_ssize_t d
     cdef DealRecord rec
     cdef DealScore score
-    cdef const uint8_t[:, ::1] given_view = given_deals(given, n_deals)
+    cdef const uint8_t[:, ::1] given_view = given_rows(given, n_deals, N_CARDS)
     cdef bint has_given = given is not None
     try:
         with nogil:
