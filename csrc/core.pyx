@@ -165,6 +165,24 @@ def given_rows(given, Py_ssize_t n_deals, int n_cards):
         return np.zeros((0, n_cards), np.uint8)
     if not isinstance(given, np.ndarray) or given.dtype != np.uint8 or given.shape != (n_deals, n_cards):
         raise ValueError(f"given deals must be a uint8 array of shape ({n_deals}, {n_cards})")
-    if n_deals and not (np.sort(given, axis=1) == np.arange(n_cards, dtype=np.uint8)).all():
+    given = np.ascontiguousarray(given)
+    cdef const uint8_t[:, ::1] rows = given
+    cdef Py_ssize_t d
+    cdef int c, bad = 0
+    cdef uint64_t seen, full = (<uint64_t>1 << n_cards) - 1 if n_cards < 64 else <uint64_t>-1
+    if not 0 < n_cards <= 64:
+        raise ValueError("a pack has 1 to 64 cards")
+    with nogil:
+        for d in range(n_deals):
+            seen = 0
+            for c in range(n_cards):
+                if rows[d, c] >= n_cards:
+                    bad = 1
+                    break
+                seen |= <uint64_t>1 << rows[d, c]
+            if bad or seen != full:
+                bad = 1
+                break
+    if bad:
         raise ValueError(f"every given deal must be a permutation of the {n_cards} cards")
-    return np.ascontiguousarray(given)
+    return given
