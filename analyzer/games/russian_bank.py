@@ -551,7 +551,7 @@ class GameRecord:
 def play_game(seed: int, strategies: Sequence[str] = ("greedy", "greedy"), rules: str | dict = "default",
               **overrides) -> GameRecord:
     """Play one whole duel from `seed` with the named strategies of P0 and P1 (§10.6:
-    ``greedy`` = G1, ``random`` = uniform legal action)."""
+    ``greedy`` = G1, ``lookahead`` = the blind turn planner, ``random`` = uniform legal action)."""
     strategies = tuple(strategies)
     if len(strategies) != 2 or any(s not in core.STRATEGIES for s in strategies):
         raise ValueError(f"strategies must be two of {', '.join(core.STRATEGIES)}, got {strategies!r}")
@@ -675,7 +675,7 @@ def _compare_kernel(bit_generators, n_deals: int, rules: dict, strategies: dict)
     return core.compare_shard(bit_generators, n_deals, rules, strategies)
 
 
-_STRATEGY_NAMES = ("greedy", "random")
+_STRATEGY_NAMES = ("greedy", "lookahead", "random")
 COMPARE_SHARD = 2_000       # duplicate deals per shard: a few seconds of play, so workers share the load
 GAME = Game(
     name="russian_bank",
@@ -701,7 +701,10 @@ GAME = Game(
 def compare_strategies(a: str, b: str) -> dict[str, str]:
     """Roles of the compare analysis (``kozyr compare russian_bank --strategies greedy random``).
 
-    A label is a play strategy of §10.6: ``greedy`` (G1) or ``random`` (uniform legal action).
+    A label is a play strategy of §10.6: ``greedy`` (G1), ``lookahead`` (the blind turn planner:
+    the best plan of up to three actions of its own turn, stopping at any action that turns up an
+    unseen card, by the opponent's private cards minus its own, stock cards twice) or ``random``
+    (uniform legal action).
     Every deal (the two packs from the dealing stream) is played twice from the same start: A holds
     pack 0 and B pack 1, then the other way round. Who moves first depends on the packs (or on a
     draw from the dealing stream under first_player=random), so each strategy plays both packs and

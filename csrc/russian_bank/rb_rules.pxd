@@ -60,6 +60,7 @@ cdef enum:  # game end
 cdef enum:  # duel strategies
     STRAT_RANDOM = 0
     STRAT_GREEDY = 1
+    STRAT_LOOKAHEAD = 2
 
 
 

@@ -2,6 +2,7 @@
 # stop call of stop_mode=call, and a whole game.
 
 from libc.stdint cimport uint64_t
+from libc.string cimport memcpy
 from rng cimport Rng, rng_below, rng_uniform
 from rb_rules cimport *
 
@@ -155,9 +156,84 @@ cdef inline int greedy_action(const Duel *g, const Rules *r) noexcept nogil:
         return ACT_DISCARD
     return ACT_PASS
 
-cdef inline int choose(const Duel *g, int strategy, const int *acts, int n, Rng *rng) noexcept nogil:
+# ---------------------------------------------------------------------------------------------
+# Blind turn planner (§10.6 policy 3, "lookahead"): a depth-limited search over the mover's own
+# turn. Moves that bring an unseen card into view (stock or hand card played, the turn ending) are
+# leaves, so the planner only ever uses face-up cards; the leaf value counts public pile sizes.
+# Every move of a plan costs one unit, so that along a turn the value of the best plan strictly
+# grows with each move made without a reveal: the planner cannot shuffle cards round in a cycle.
+
+cdef enum:
+    PLAN_DEPTH = 3              # moves looked at in one plan (the last may reveal a card)
+    PLAN_CARD = 16              # value of one private card (a stock card counts twice); 1 = one action
+    PLAN_WIN = 1 << 20
+
+cdef inline int reveals(int a) noexcept nogil:
+    """The action ends the turn or turns up a card the player has not seen at this point."""
+    return a >= ACT_DISCARD or move_src(a) < SRC_HOUSE
+
+cdef inline int plan_value(const Duel *g, int me) noexcept nogil:
+    """The position for player me: the opponent's private cards minus his own, stock cards twice
+    (they block the stock). A bonus per empty house (§10.6 suggests one) made the planner weaker
+    against G1 in duplicate play (32 or 16 per house against none), so there is none."""
+    cdef int q = 1 - me
+    if g.end == END_WIN:
+        return PLAN_WIN if g.winner == me else -PLAN_WIN
+    return PLAN_CARD * ((2 * g.stock_n[q] + g.hand_n[q] + g.waste_n[q])
+                        - (2 * g.stock_n[me] + g.hand_n[me] + g.waste_n[me]))
+
+cdef inline int idle_move(const Duel *g, int a) noexcept nogil:
+    """A lone house card to an empty house changes nothing."""
+    cdef int src = move_src(a), dst = move_dst(a)
+    return (src >= SRC_HOUSE and dst >= DST_HOUSE and dst < DST_HOUSE + N_HOUSES
+            and g.house_n[dst - DST_HOUSE] == 0 and g.house_n[src - SRC_HOUSE] == move_count(a))
+
+cdef inline int action_value(const Duel *g, const Rules *r, int a, int depth) noexcept nogil:
+    """The value of the best plan of at most depth actions that starts with a (one unit per action)."""
+    cdef Duel child
+    memcpy(&child, g, sizeof(Duel))
+    apply_action(&child, r, a)
+    if reveals(a) or child.end != END_NONE or child.player != g.player:
+        return plan_value(&child, g.player) - 1
+    if depth == 1:
+        return plan_value(&child, g.player) - 2       # the plan stops here (see plan_search)
+    return plan_search(&child, r, g.player, depth - 1) - 1
+
+cdef inline int plan_search(const Duel *g, const Rules *r, int me, int depth) noexcept nogil:
+    """The best value of a plan of at most depth more actions from g. A plan may also stop early:
+    the player then still owes one action, valued like DISCARD or PASS (no card changes pile
+    count), i.e. plan_value - 1. So the rest of a plan is always on offer at the next decision, and
+    each move made without a reveal raises the best value by at least one unit: no cycles."""
+    cdef int acts[MAX_MOVES]
+    cdef int n, i, v, best = plan_value(g, me) - 1
+    n = legal_actions(g, r, acts, 1)
+    for i in range(n):
+        if not idle_move(g, acts[i]):
+            v = action_value(g, r, acts[i], depth)
+            if v > best:
+                best = v
+    return best
+
+cdef inline int lookahead_choice(const Duel *g, const Rules *r, const int *acts, int n) noexcept nogil:
+    """The first action of the best plan; G1's action unless another one is strictly better."""
+    cdef int i, v, g1 = greedy_choice(g, acts, n), best = g1, best_v
+    if n == 1:
+        return 0
+    best_v = action_value(g, r, acts[g1], PLAN_DEPTH)
+    for i in range(n):
+        if i != g1 and not idle_move(g, acts[i]):
+            v = action_value(g, r, acts[i], PLAN_DEPTH)
+            if v > best_v:
+                best_v = v
+                best = i
+    return best
+
+
+cdef inline int choose(const Duel *g, const Rules *r, int strategy, const int *acts, int n, Rng *rng) noexcept nogil:
     if strategy == STRAT_GREEDY:
         return greedy_choice(g, acts, n)
+    if strategy == STRAT_LOOKAHEAD:
+        return lookahead_choice(g, r, acts, n)
     return <int>rng_below(rng, <uint32_t>n)
 
 
@@ -182,7 +258,7 @@ cdef inline int step_seats(Duel *g, const Rules *r, const int *strategy, Rng *rn
         apply_action(g, r, a)
         return a
     n = legal_actions(g, r, acts, 0 if r.stop_call else 1)
-    a = acts[choose(g, strategy[g.player], acts, n, mover)]
+    a = acts[choose(g, r, strategy[g.player], acts, n, mover)]
     if r.stop_call:
         nc = legal_actions(g, r, compliant, 1)
         if not contains(compliant, nc, a) and rng_uniform(watcher) < r.p_detect:

@@ -52,7 +52,7 @@ from rb_solo cimport *
 cnp.import_array()
 build_card_tables()
 
-STRATEGIES = {"random": STRAT_RANDOM, "greedy": STRAT_GREEDY}
+STRATEGIES = {"random": STRAT_RANDOM, "greedy": STRAT_GREEDY, "lookahead": STRAT_LOOKAHEAD}
 ACTION_DISCARD = ACT_DISCARD
 ACTION_PASS = ACT_PASS
 ACTION_TURN = ACT_TURN
@@ -186,6 +186,12 @@ cdef class DuelState:
         cdef int n = legal_actions(&self.g, &self.r, acts, 0 if self.r.stop_call else 1)
         listed = acts[greedy_choice(&self.g, acts, n)]
         return listed, (greedy_action(&self.g, &self.r) if greedy_fast_ok(&self.r) else None)
+
+    def plan_values(self):
+        """The lookahead policy's value of every legal action (the best plan starting with it)."""
+        cdef int acts[MAX_MOVES]
+        cdef int n = legal_actions(&self.g, &self.r, acts, 1)
+        return {acts[i]: action_value(&self.g, &self.r, acts[i], PLAN_DEPTH) for i in range(n)}
 
     def step(self, strategies):
         """Let the named strategies (per player) make one decision; returns the action (-1 = stop)."""
