@@ -240,3 +240,16 @@ def test_cli_given_hand_prints_exact_conditional_odds():
     bad = subprocess.run([sys.executable, "-m", "analyzer", "piquet", "deals", "--younger", "AS", "--talon", "AS",
                           "--no-store"], capture_output=True, text=True)
     assert bad.returncode == 2 and "in both the talon and the younger" in bad.stderr
+
+
+def test_given_packs_play_exactly_like_the_kernels_own_deals():
+    # with nothing fixed the dealer shuffles the pack exactly as deal_shard does (the same
+    # Fisher–Yates on the same stream), so playing its packs must give the same counters
+    from analyzer._core import piquet as core
+
+    strategies = piquet.GAME.analysis("deal").resolve_strategies({"younger_play": "random"})
+    rows, _ = Sampler(LAYOUT, {}).deal(shard_bit_generators(9, 0, 3)[0], 3_000)
+    given = core.deal_shard(shard_bit_generators(9, 0, 3), 3_000, RULES, strategies, given=rows)
+    own = core.deal_shard(shard_bit_generators(9, 0, 3), 3_000, RULES, strategies)
+    for key in own:
+        assert np.array_equal(given[key], own[key]), key
