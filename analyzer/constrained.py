@@ -23,8 +23,8 @@ A constraint is a mapping, stored as part of a run's resolved config::
 The expression language (parsed with ``ast`` and evaluated on numpy arrays; no ``eval``):
 
 - seat names stand for the cards the seat holds; ``aces`` ``kings`` ... ``sevens`` for all the
-  cards of a rank, ``spades`` ``hearts`` ``diamonds`` ``clubs`` for a suit; a quoted string for
-  given cards, e.g. ``"AS KS"``;
+  cards of a rank, ``spades`` ``hearts`` ``diamonds`` ``clubs`` for a suit (mariáš with a fixed
+  trump: ``trumps``); a quoted string for given cards, e.g. ``"AS KS"``;
 - card sets combine with ``&`` (both), ``|`` (either), ``-`` (without), ``^`` and ``~`` (the
   cards of the pack not in the set); ``"AS KS" in younger`` is true when younger holds both;
 - ``count(set)`` is the number of cards, ``longest(set)`` the length of its longest suit;
@@ -84,7 +84,8 @@ class DealLayout:
     game-specific constraint keys -> a validator returning the canonical value; implied(masks,
     constraint): the game's own condition on a deal given the constraint (a boolean array), or
     None; kernel_options(constraint): extra keyword arguments of the kernel; validate(constraint):
-    the game's own checks of a canonical constraint (ValueError)."""
+    the game's own checks of a canonical constraint (ValueError); names(constraint): extra named
+    card sets of the expression language (e.g. mariáš `trumps` when the trump is fixed)."""
 
     deck: Deck
     seats: Mapping[str, tuple[int, ...]]
@@ -93,6 +94,7 @@ class DealLayout:
     implied: Callable[[dict, dict], np.ndarray | None] | None = None
     kernel_options: Callable[[dict], dict] | None = None
     validate: Callable[[dict], None] | None = None
+    names: Callable[[dict], dict[str, int]] | None = None
 
     @property
     def n_slots(self) -> int:
@@ -146,13 +148,13 @@ def resolve(layout: DealLayout | None, spec: Mapping[str, Any], what: str = "thi
             if value is None or value == "":
                 continue
             out[WHERE] = _where_text(value)
-            compile_where(out[WHERE], layout)          # fail now, not in a worker
         elif key in layout.options:
             if value is not None:
                 out[key] = layout.options[key](value)
         else:
             raise ValueError(f"unknown constraint key {key!r}; known: {known}")
     check_disjoint(parsed, names)
+    compile_where(out.get(WHERE), layout, out)         # fail now, not in a worker
     if layout.validate is not None:
         layout.validate(out)
     return out
@@ -186,7 +188,7 @@ _SET_OPS = {ast.BitAnd: np.bitwise_and, ast.BitOr: np.bitwise_or, ast.BitXor: np
 class _Expression:
     """A parsed --where expression; calling it on a dict of seat masks gives the boolean mask."""
 
-    def __init__(self, text: str, layout: DealLayout):
+    def __init__(self, text: str, layout: DealLayout, constraint: Mapping[str, Any]):
         if len(text) > MAX_EXPRESSION:
             raise ValueError(f"the 'where' expression is longer than {MAX_EXPRESSION} characters")
         try:
@@ -197,6 +199,8 @@ class _Expression:
         self.deck = layout.deck
         self.full = layout.deck.full_mask
         self.names = constants(layout.deck)
+        if layout.names is not None:
+            self.names.update(layout.names(dict(constraint)))
         self.seats = tuple(layout.seats)
         probe = {s: np.zeros(1, np.uint32) for s in self.seats}
         try:
@@ -293,7 +297,8 @@ class _Expression:
         self._fail(node, "not allowed here")
 
 
-def compile_where(text: str | None, layout: DealLayout) -> Callable[[dict], np.ndarray] | None:
+def compile_where(text: str | None, layout: DealLayout, constraint: Mapping[str, Any] | None = None
+                  ) -> Callable[[dict], np.ndarray] | None:
     """The predicate of a constraint's 'where' text (expression, import path or python:NAME)."""
     if not text:
         return None
@@ -302,7 +307,7 @@ def compile_where(text: str | None, layout: DealLayout) -> Callable[[dict], np.n
         if not callable(predicate):
             raise ValueError(f"predicate {text!r} is not callable")
         return predicate
-    return _Expression(text, layout)
+    return _Expression(text, layout, constraint or {})
 
 
 # ---------------------------------------------------------------------------------------------
@@ -329,7 +334,7 @@ class Sampler:
         self.free = np.array([b for b in _deck_bits(deck) if b not in fixed_bits], np.uint8)
         self.mix_slots = np.array([s for group in mix for s in group], np.uint8)
         self.mix_len = np.array([len(group) for group in mix], np.int32)
-        self.predicate = compile_where(self.constraint.get(WHERE), layout)
+        self.predicate = compile_where(self.constraint.get(WHERE), layout, self.constraint)
 
     def masks(self, rows: np.ndarray) -> dict[str, np.ndarray]:
         """Each seat's cards in every deal (uint32 masks)."""

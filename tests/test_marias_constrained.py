@@ -30,6 +30,7 @@ def config(deals=20_000, seed=3, analysis="stovka", shard_size=5_000, strategies
     ({"trump": "X"}, "trump must be one of S, H, D, C"),
     ({"actor": "AH KH QH JH TH 9H 8H 7H AD KD QD JD", "trump": "S"}, "hold no S"),
     ({"where": "count(talon) > 1"}, "unknown name 'talon'"),
+    ({"where": "count(middle & trumps) > 1"}, "unknown name 'trumps'"),     # only with a fixed trump
 ])
 def test_bad_constraints_are_clear_errors(spec, message):
     with pytest.raises(ValueError, match=message):
@@ -124,7 +125,8 @@ def test_partly_fixed_actor_with_a_trump_keeps_only_deals_where_he_holds_one():
 
 
 def test_same_seed_same_result_with_any_workers():
-    base = dict(deals=6_000, shard_size=1_500, actor="KS QS AS", trump="S", where="count(rear & hearts) >= 3",
+    base = dict(deals=6_000, shard_size=1_500, actor="KS QS AS", trump="S",
+                where="count(rear & hearts) >= 3 and count((middle | rear) & trumps) <= 4",
                 strategies={"defender_play": "random"})
     one, two = run(config(**base), workers=1), run(config(**base), workers=2)
     assert all(np.array_equal(one.counters[k], two.counters[k]) for k in one.counters)
@@ -153,3 +155,10 @@ def test_a_fixed_trump_overrides_the_oracle_trump_choice():
     tried = run(config(deals=500, shard_size=500, strategies={"trump_choice": "oracle"}, actor=ACTOR))
     assert fixed.counters["qualified"][0] == 500
     assert tried.counters["qualified"][0] > 500
+
+
+def test_trumps_name_the_fixed_trump_suit_in_where():
+    sampler = Sampler(LAYOUT, resolve(LAYOUT, {"actor": "AS TS KS QS 9S", "trump": "S",
+                                               "where": "count(middle & trumps) == 0"}))
+    rows, candidates = sampler.deal(shard_bit_generators(5, 0, 1)[0], 2_000)
+    assert (sampler.masks(rows)["middle"] & 0xFF == 0).all() and candidates > 2_000

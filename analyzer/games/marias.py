@@ -330,7 +330,8 @@ LAYOUT = DealLayout(
     {"actor": tuple(range(0, 7)) + tuple(range(17, 22)), "middle": tuple(range(7, 12)) + tuple(range(22, 27)),
      "rear": tuple(range(12, 17)) + tuple(range(27, 32))},
     ordered=("actor",), options={"trump": _trump_option}, implied=_holds_trump, validate=_check_constraint,
-    kernel_options=lambda c: {"trump": TRUMPS.index(c["trump"]) if "trump" in c else -1})
+    kernel_options=lambda c: {"trump": TRUMPS.index(c["trump"]) if "trump" in c else -1},
+    names=lambda c: {"trumps": 0xFF << (8 * TRUMPS.index(c["trump"]))} if "trump" in c else {})
 
 
 _ANALYSES = {
