@@ -221,6 +221,7 @@ from math import comb, factorial        # noqa: E402
 from ..cards import MARIAS32, Cards, check_disjoint  # noqa: E402
 from ..constrained import DealLayout                  # noqa: E402
 from ..stats import mean_interval, wilson             # noqa: E402
+from ..strategies import factory, is_python           # noqa: E402
 from . import Analysis, Game                          # noqa: E402
 
 RULE_DEFAULTS: dict[str, Any] = dict(
@@ -252,6 +253,8 @@ STRATEGY_ROLES: dict[str, tuple[str, ...]] = dict(
     doubling=("none", "heuristic"),        # heuristic: raises and re-raises up to max_doublings
 )
 NATURAL_ROLES = dict(STRATEGY_ROLES, trump_choice=("longest", "z_lidu"), doubling=("heuristic", "none"))
+# the roles that also take a user's Python strategy (analyzer/strategies.py; see MariasPlayer)
+PYTHON_ROLES = dict.fromkeys(("actor_play", "defender_play"), ("choose_card",))
 STOVKA_FILTERS = {"any_hlas": "holds any hlas", "trump_hlas": "holds the trump hlas",
                   "mariasek": ">= 4 trumps and >= 1 hlas (Mariasek's pre-filter)", "all": "every deal"}
 _CHOICES = dict(hlas_for_stovka=("highest", "first"), ticha_stovka_rate=("full", "half"), protocol=("V", "L"))
@@ -296,7 +299,9 @@ def _kernel(mode: str, filter_name: str = "all"):
                ) -> dict[str, np.ndarray]:
         from .._core import marias as core
 
-        return core.stovka_shard(bit_generators, n_deals, rules, strategies, mode, filter_name, given, trump)
+        with PythonCardPlay(strategies, ("actor_play", "defender_play"), rules) as python:
+            return core.stovka_shard(bit_generators, n_deals, rules, strategies, mode, filter_name, given, trump,
+                                     python)
     return kernel
 
 
@@ -338,27 +343,28 @@ _ANALYSES = {
     "stovka" if f == "any_hlas" else f"stovka_{f}": Analysis(
         "stovka" if f == "any_hlas" else f"stovka_{f}",
         f"Forced Stovka (§8) on the deals where the forehand {what}; paired with Hra, and Sto a sedem with Sedma a hra",
-        _kernel("forced", f), streams=3, strategies=STRATEGY_ROLES, deal_layout=LAYOUT)
+        _kernel("forced", f), streams=3, strategies=STRATEGY_ROLES, python_methods=PYTHON_ROLES, deal_layout=LAYOUT)
     for f, what in STOVKA_FILTERS.items()
 }
 _ANALYSES["game"] = Analysis(
     "game", "The whole game (protocol V, or L with protocol=L): trump choice or auction, discard, takeovers, "
     "contract, doublings, play, money",
-    _kernel("natural"), streams=3, strategies=NATURAL_ROLES)
+    _kernel("natural"), streams=3, strategies=NATURAL_ROLES, python_methods=PYTHON_ROLES)
 
 
 
 def _compare_kernel(bit_generators, n_deals: int, rules: dict, strategies: dict) -> dict[str, np.ndarray]:
     from .._core import marias as core
 
-    return core.compare_shard(bit_generators, n_deals, rules, strategies)
+    with PythonCardPlay(strategies, ("a_play", "b_play"), rules) as python:
+        return core.compare_shard(bit_generators, n_deals, rules, strategies, python)
 
 
 _ANALYSES["compare"] = Analysis(
     "compare",
     "Duplicate deals of the whole game: card play A as the actor against B defending, then B against A, "
     "same deal, trumps, discard, contract and doublings; A's money as the actor minus B's",
-    _compare_kernel, streams=4,
+    _compare_kernel, streams=4, python_methods=dict.fromkeys(("a_play", "b_play"), ("choose_card",)),
     strategies=dict(a_play=CARD_STRATEGIES, b_play=CARD_STRATEGIES,
                     **{role: NATURAL_ROLES[role] for role in ("trump_choice", "discard", "contract", "doubling")}))
 
@@ -380,9 +386,9 @@ def compare_strategies(a: str, b: str) -> dict[str, str]:
     strategy's money over its seats would make B's result exactly -A's: the pair is zero-sum, and
     the unpaired interval would mean nothing.) ``compare_contracts_table`` splits the result by contract."""
     for label in (a, b):
-        if label not in CARD_STRATEGIES:
+        if label not in CARD_STRATEGIES and not is_python(label):
             raise ValueError(f"unknown marias strategy {label!r}: a label is a card-play strategy, one of "
-                             f"{', '.join(CARD_STRATEGIES)}")
+                             f"{', '.join(CARD_STRATEGIES)} or python:module:Class (a MariasPlayer)")
     return {"a_play": a, "b_play": b}
 
 
@@ -395,7 +401,121 @@ def compare_shard_size(strategies: Mapping[str, str]) -> int:
         return 5
     if "double_dummy" in names:
         return 100
+    if any(is_python(n) for n in names):
+        return 10_000
     return 100_000
+
+
+# ---------------------------------------------------------------------------------------------
+# Card play written in Python: the protocol, the view, and the callback the kernel calls
+
+ORDER_SUIT = MARIAS32.ranks            # rank order, low to high, of suit games: 7 8 9 J Q K T A
+ORDER_BETL = "789TJQKA"                # of Malý and Veľký
+
+
+@dataclass(frozen=True)
+class PlayView:
+    """What a player knows when he chooses a card. Cards are the project's strings ("AS"); the
+    *_mask fields hold the same sets as MARIAS32 masks (bit 8 * suit + rank, suits S H D C,
+    ranks 7 8 9 J Q K T A). Seats: 0 the forehand, 1 the middle player, 2 the rear player."""
+    seat: int                                       # who is to play
+    actor: int                                      # the actor's seat; the other two defend together
+    contract: str                                   # hra | sedma | stovka | sto_a_sedem | maly | velky
+    trump: str | None                               # "S" "H" "D" "C"; None in Malý and Veľký
+    order: str                                      # the contract's ranks, low to high
+    hand: tuple[str, ...]                           # his cards now
+    legal: tuple[str, ...]                          # the cards he may play (§5.3), at least two
+    trick: tuple[tuple[int, str], ...]              # the current trick so far: (seat, card), in play order
+    tricks: tuple[tuple[tuple[int, str], ...], ...]  # the finished tricks, three (seat, card) each
+    trick_winners: tuple[int, ...]                  # who took each finished trick
+    talon: tuple[str, ...]                          # the two discarded cards if he is the actor, else ()
+    hlasy: tuple[str, ...]                          # per seat, the suits of the hlasy (K+Q) declared so far
+    seven_holder: int | None                        # who announced the trump 7 (sedma, sto a sedem, proti)
+    tricks_won: tuple[int, int, int]
+    card_points: tuple[int, int, int]               # A/T and last-trick points taken (suit games)
+    hand_mask: int
+    legal_mask: int
+    played_mask: int                                # every card played so far
+    rules: dict
+
+
+class MariasPlayer:
+    """The protocol of a mariáš card-play strategy written in Python: a role "actor_play",
+    "defender_play" (analyses stovka*, game) or a compare label calls ``choose_card(view:
+    PlayView) -> card`` (one of view.legal, as "AS"), only when there is a choice. Name it in a run
+    as "python:package.module:ClassName" (one instance per shard and role; processes and clusters
+    import it) or register() an object (threads only). An illegal card raises a ValueError naming
+    the card and the rule it breaks, when the shard ends. Randomness, if any, should come from a
+    generator the class seeds itself, so that results stay reproducible."""
+
+    def choose_card(self, view: PlayView) -> str:
+        raise NotImplementedError
+
+
+def _trick_winner(trick: Sequence[tuple[int, str]], trump: str | None, order: str) -> int:
+    best = trick[0][1]
+    winner = trick[0][0]
+    for seat, card in trick[1:]:
+        if (card[1] == best[1] and order.index(card[0]) > order.index(best[0])) or (card[1] == trump != best[1]):
+            best, winner = card, seat
+    return winner
+
+
+class PythonCardPlay:
+    """The callback the kernel calls for card-play roles held by Python strategies (slot i answers
+    for roles[i]). It builds the view, checks the answer and keeps the first error, which leaving
+    the ``with`` block raises (the kernel plays on quietly with the lowest legal card)."""
+
+    def __init__(self, strategies: Mapping[str, str], roles: tuple[str, str], rules: dict):
+        self.rules = rules
+        self.players = [factory(strategies[r])() if is_python(strategies.get(r, "")) else None for r in roles]
+        self.error: BaseException | None = None
+
+    def __enter__(self):
+        return self if any(p is not None for p in self.players) else None
+
+    def __exit__(self, kind, exc, tb) -> None:
+        if kind is None and self.error is not None:
+            raise self.error
+
+    def __call__(self, slot: int, data: tuple) -> int:
+        try:
+            return self._answer(self.players[slot], data)
+        except BaseException as exc:  # kept and raised after the shard
+            if self.error is None:
+                self.error = exc
+            return -1
+
+    def _answer(self, player, data: tuple) -> int:
+        seat, hand, legal, game, trump, actor, seven_holder, played, seats, talon, declared, won, points = data
+        contract = GAMES[game]
+        suit_game = contract in SUIT_GAMES
+        trump_suit = TRUMPS[trump] if suit_game else None
+        order = ORDER_SUIT if suit_game else ORDER_BETL
+        cards = [MARIAS32.card(b) for b in played]
+        plays = list(zip(seats, cards))
+        done = len(plays) // 3 * 3
+        tricks = tuple(tuple(plays[i:i + 3]) for i in range(0, done, 3))
+        view = PlayView(
+            seat=seat, actor=actor, contract=contract, trump=trump_suit, order=order,
+            hand=tuple(MARIAS32.from_mask(hand)), legal=tuple(MARIAS32.from_mask(legal)), trick=tuple(plays[done:]),
+            tricks=tricks, trick_winners=tuple(_trick_winner(t, trump_suit, order) for t in tricks),
+            talon=tuple(MARIAS32.from_mask(talon)), hlasy=tuple("".join(s for i, s in enumerate(TRUMPS) if d >> i & 1)
+                                                                for d in declared),
+            seven_holder=None if seven_holder < 0 else seven_holder, tricks_won=won, card_points=points,
+            hand_mask=hand, legal_mask=legal, played_mask=sum(1 << b for b in played), rules=self.rules)
+        answer = player.choose_card(view)
+        card = MARIAS32.parse([answer] if isinstance(answer, str) else answer, 1, "card")[0]
+        name = f"{type(player).__name__}.choose_card"
+        if card not in view.hand:
+            raise ValueError(f"{name} returned {card}, which {SEATS[seat]} does not hold (hand: {' '.join(view.hand)})")
+        if card not in view.legal:
+            reason = _illegal_reason(list(view.hand), [c for _, c in view.trick], card, trump_suit, order,
+                                     seat == seven_holder, self.rules["hlas_queen_first"] and suit_game,
+                                     list(view.legal))
+            raise ValueError(f"{name} returned {card}, which is not legal in trick {len(tricks) + 1}: {reason} "
+                             f"(legal: {' '.join(view.legal)})")
+        return MARIAS32.bit(card)
 
 
 GAME = Game(

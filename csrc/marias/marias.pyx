@@ -40,6 +40,7 @@ import numpy as np
 cimport numpy as cnp
 from libc.stdint cimport uint8_t, uint32_t, uint64_t, int64_t
 from libc.string cimport memset
+from cpython.ref cimport PyObject
 
 from bitboard cimport mask32, popcount32, lowest_bit32, highest_bit32, clear_lowest32, rank_count32
 from rng cimport Rng, rng_init, rng_below, rng_partial_shuffle, bitgen_pointer
@@ -58,6 +59,7 @@ cdef enum:
     STRAT_HEURISTIC = 1
     STRAT_DOUBLE_DUMMY = 2
     STRAT_PIMC = 3
+    STRAT_PYTHON = 4               # a Python strategy: 4 + its slot (0 actor_play / a_play, 1 defender_play / b_play)
     PIMC_SAMPLES = 20              # sampled deals per PIMC decision
     TAU_LONGEST = 0
     TAU_Z_LIDU = 1
@@ -139,6 +141,7 @@ cdef struct Rules:
     int filter
     int doubling
     int protocol
+    PyObject *python               # callback(slot, data) -> card for Python card play, or NULL
 
 
 cdef struct Play:
@@ -166,6 +169,7 @@ cdef struct Play:
     int seven
     int voids[N_SEATS]             # suits a seat has shown out of (bit per suit), for PIMC
     Solver *solver                 # for double_dummy and pimc play
+    PyObject *python               # the Python strategies' callback (Rules.python)
 
 
 cdef inline int lowest_rank_card(mask32 m) noexcept nogil:
@@ -434,10 +438,49 @@ cdef int pimc_card(Play *p, int seat, mask32 legal, int preferred, Rng *rng) noe
     return best
 
 
+cdef int ask_python(Play *p, int slot, tuple data) noexcept with gil:
+    """Call the Python strategies' callback; it returns a card bit (standard encoding) or -1, and
+    keeps any error to raise when the shard ends."""
+    try:
+        return (<object>p.python)(slot, data)
+    except BaseException:
+        return -1
+
+
+cdef inline mask32 std_mask(mask32 m, const uint8_t *table) noexcept nogil:
+    return m if table == NULL else remap(m, table)
+
+
+cdef int python_card(Play *p, int seat, mask32 legal, int slot) noexcept nogil:
+    """The card a Python strategy chooses, from what `seat` knows: its hand, the legal cards, the
+    contract, the cards played (in order, with their seats), the talon if it is the actor, the
+    hlasy declared and the tricks and card points taken. Masks and cards go out in the standard
+    (suit-game) encoding, also in Malý/Veľký."""
+    cdef const uint8_t *table = FROM_BETL_POS if p.betl else NULL
+    cdef int answer, i
+    with gil:
+        played = bytes([p.log[i] if table == NULL else remap_card(p.log[i], table) for i in range(p.n_played)])
+        answer = ask_python(p, slot, (
+            seat, std_mask(p.hand[seat], table), std_mask(legal, table), p.game, p.trump, p.actor, p.seven_holder,
+            played, bytes([p.seat_log[i] for i in range(p.n_played)]),
+            std_mask(p.talon, table) if seat == p.actor else 0,
+            (p.declared[0], p.declared[1], p.declared[2]), (p.tricks[0], p.tricks[1], p.tricks[2]),
+            (p.cp[0], p.cp[1], p.cp[2])))
+    if answer < 0 or answer >= N_CARDS:
+        return lowest_bit32(legal)       # the callback has kept the error; finish the deal quietly
+    if table != NULL:
+        answer = remap_card(answer, TO_BETL_POS)
+    if not (legal >> answer) & 1:
+        return lowest_bit32(legal)
+    return answer
+
+
 cdef inline int choose_card(Play *p, int seat, mask32 legal, int strategy, Rng *rng) noexcept nogil:
     cdef int preferred
     if popcount32(legal) == 1:
         return lowest_bit32(legal)
+    if strategy >= STRAT_PYTHON:
+        return python_card(p, seat, legal, strategy - STRAT_PYTHON)
     if strategy == STRAT_RANDOM:
         return random_card(legal, rng)
     preferred = heuristic_betl(p, seat, legal) if p.betl else heuristic_suit(p, seat, legal)
@@ -449,10 +492,11 @@ cdef inline int choose_card(Play *p, int seat, mask32 legal, int strategy, Rng *
 
 
 cdef void play_init(Play *p, const mask32 *hands, mask32 talon, int actor, int leader, int game,
-                    int trump, int seven_holder, int queen_first, Solver *solver) noexcept nogil:
+                    int trump, int seven_holder, const Rules *rules, Solver *solver) noexcept nogil:
     cdef int s
     memset(p, 0, sizeof(Play))
     p.solver = solver
+    p.python = rules.python
     if solver != NULL:
         solver_new_deal(solver)          # the table's bounds depend on trumps, actor and contract
     p.betl = not is_suit_game(game)
@@ -461,7 +505,7 @@ cdef void play_init(Play *p, const mask32 *hands, mask32 talon, int actor, int l
     p.actor = actor
     p.leader = leader
     p.seven_holder = seven_holder if not p.betl else -1
-    p.queen_first = queen_first and not p.betl
+    p.queen_first = rules.queen_first and not p.betl
     p.seven = SEVEN_NONE
     for s in range(N_SEATS):
         p.hand[s] = remap(hands[s], TO_BETL_POS) if p.betl else hands[s]
@@ -829,9 +873,26 @@ cdef int role_index(dict strategies, str role, tuple names) except -1:
     return names.index(name)
 
 
-cdef Rules rules_from(dict o, dict strategies, str mode, str filter_name) except *:
+cdef int card_strategy(str name, int slot, object python) except -1:
+    """The kernel's code for a card-play strategy name; "module:Class" names are Python strategies,
+    answered by the callback `python` (slot 0 or 1 tells it which one)."""
+    if ":" in name:
+        if python is None:
+            raise ValueError(f"the Python strategy {name!r} needs the callback of analyzer.games.marias")
+        return STRAT_PYTHON + slot
+    if name not in STRATEGIES:
+        raise ValueError(f"unknown marias card-play strategy {name!r}; choose one of {', '.join(STRATEGIES)}")
+    return STRATEGIES.index(name)
+
+
+cdef inline bint needs_solver(int strategy) noexcept nogil:
+    return strategy == STRAT_DOUBLE_DUMMY or strategy == STRAT_PIMC
+
+
+cdef Rules rules_from(dict o, dict strategies, str mode, str filter_name, object python=None) except *:
     cdef Rules r
     memset(&r, 0, sizeof(Rules))
+    r.python = <PyObject *>python if python is not None else NULL
     r.settle.scale_counts_all_hlasy = bool(o["stovka_scale_counts_all_hlasy"])
     r.settle.hlas_first = o["hlas_for_stovka"] == "first"
     r.settle.sto_a_sedem_step = int(o["sto_a_sedem_step"])
@@ -848,8 +909,8 @@ cdef Rules rules_from(dict o, dict strategies, str mode, str filter_name) except
     r.allow_z_lidu = bool(o["allow_z_lidu"])
     r.flek_per_defender = bool(o["flek_per_defender"])
     r.proti_only_announcer = bool(o["sedma_proti_only_announcer"])
-    r.strat[0] = STRATEGIES.index(strategies.get("actor_play", "heuristic"))
-    r.strat[1] = STRATEGIES.index(strategies.get("defender_play", "heuristic"))
+    r.strat[0] = card_strategy(strategies.get("actor_play", "heuristic"), 0, python)
+    r.strat[1] = card_strategy(strategies.get("defender_play", "heuristic"), 1, python)
     r.trump_policy = role_index(strategies, "trump_choice", ("longest", "z_lidu", "oracle"))
     r.discard_policy = role_index(strategies, "discard", ("heuristic", "low_cards"))
     r.contract_policy = role_index(strategies, "contract", ("heuristic", "bold", "cautious"))
@@ -1161,7 +1222,7 @@ cdef void deal_and_bid(Rng *deal_rng, Rng *bid_rng, uint8_t *cards, const Rules 
 
 cdef inline void play_bidding(Play *p, const Bidding *b, const Rules *rules, Solver *solver) noexcept nogil:
     """Set up the play of the contract the bidding reached."""
-    play_init(p, b.hands, b.talon, b.actor, b.leader, b.game, b.trump, b.seven_holder, rules.queen_first, solver)
+    play_init(p, b.hands, b.talon, b.actor, b.leader, b.game, b.trump, b.seven_holder, rules, solver)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1195,14 +1256,16 @@ COMPANION = ("ticha stovka in Hra", "sedma (trump 7 wins the last trick)", "Hra 
 
 
 def stovka_shard(bit_generators, Py_ssize_t n_deals, dict rule_options, dict strategies, str mode="forced",
-                 str filter_name="any_hlas", given=None, int trump=-1):
+                 str filter_name="any_hlas", given=None, int trump=-1, python=None):
     """Play n_deals deals of the Stovka experiment (mode forced, hand filter filter_name) or of
     the whole game (mode natural) and count. strategies: role -> name (see STRATEGY_ROLES in
     analyzer/games/marias.py). bit_generators: deal, card play, bidding.
     Constrained deals: `given` (uint8, n_deals x 32) holds the shuffled packs to deal by protocol
     V instead of shuffling, and `trump` (0-3 for S H D C, or -1: chosen as usual) fixes the
-    trump suit; the forehand must then hold a card of it, and his lowest one is the indicator."""
-    cdef Rules rules = rules_from(rule_options, strategies, mode, filter_name)
+    trump suit; the forehand must then hold a card of it, and his lowest one is the indicator.
+    `python(slot, data)` answers for card-play roles named "module:Class" (slot 0 actor_play,
+    1 defender_play; see analyzer.games.marias.PythonCardPlay)."""
+    cdef Rules rules = rules_from(rule_options, strategies, mode, filter_name, python)
     if rules.protocol == PROTOCOL_L and rules.mode == MODE_FORCED:
         raise ValueError("the forced Stovka experiment (§8.1) deals by protocol V (trumps from the first 7 "
                          "cards); protocol L applies to the natural game, compare and play_deal")
@@ -1215,7 +1278,7 @@ def stovka_shard(bit_generators, Py_ssize_t n_deals, dict rule_options, dict str
         raise ValueError("with a fixed trump the forehand must hold a card of the trump suit in every given deal")
     cdef Solver solver_store
     cdef Solver *solver = NULL
-    if rules.strat[0] >= STRAT_DOUBLE_DUMMY or rules.strat[1] >= STRAT_DOUBLE_DUMMY:
+    if needs_solver(rules.strat[0]) or needs_solver(rules.strat[1]):
         if not solver_init(&solver_store):
             raise MemoryError("no memory for the double-dummy transposition table")
         solver = &solver_store
@@ -1337,7 +1400,7 @@ cdef void _stovka_loop(object bit_generators, Py_ssize_t n_deals, Rules *rules_p
                             continue                             # the discard broke the only hlas
                         qualified[0] += 1
                         seat_strategies(&rules, fh, strategy)
-                        play_init(&play, hands, discard, fh, fh, GAME_STOVKA, trump, -1, rules.queen_first, solver)
+                        play_init(&play, hands, discard, fh, fh, GAME_STOVKA, trump, -1, &rules, solver)
                         run_play(&play, strategy, seat_rng, NULL, 0, &err)
                         fill_outcome(&play, &o, &rules)
                         sv = counted_points(&o, &rules)
@@ -1396,7 +1459,7 @@ cdef void _stovka_loop(object bit_generators, Py_ssize_t n_deals, Rules *rules_p
                         companion[3, 0] += (80 - o.cp_actor) + (0 if o.last_actor else 10) + o.hlasy_def >= 100
                         companion[3, 1] += 1
                         if hands[fh] & trump_seven(trump):
-                            play_init(&play, hands, discard, fh, fh, GAME_STO_A_SEDEM, trump, fh, rules.queen_first, solver)
+                            play_init(&play, hands, discard, fh, fh, GAME_STO_A_SEDEM, trump, fh, &rules, solver)
                             run_play(&play, strategy, seat_rng, NULL, 0, &err)
                             sv = settle_both(&play, &rules, GAME_STO_A_SEDEM, zero_k, -1, &won) // 2
                             sh = settle_both(&play, &rules, GAME_SEDMA, zero_k, -1, &won) // 2
@@ -1463,7 +1526,7 @@ COMPARE_COUNTERS = ("pairs", "diff_sum", "diff_sq_sum", "wins", "draws", "losses
                     "a_sum", "a_sq_sum", "b_sum", "b_sq_sum")
 
 
-def compare_shard(bit_generators, Py_ssize_t n_deals, dict rule_options, dict strategies):
+def compare_shard(bit_generators, Py_ssize_t n_deals, dict rule_options, dict strategies, python=None):
     """Duplicate deals of the whole game (protocol V, heuristic bidding and doublings, as the
     natural mode): each deal is bid once, then played twice from the same hands, talon, contract
     and doublings: strategy A (role a_play) holds the actor's seat against B (b_play) holding both
@@ -1473,16 +1536,16 @@ def compare_shard(bit_generators, Py_ssize_t n_deals, dict rule_options, dict st
     the two defenders: -b), and b - a is B's. A and B draw from their own streams 1 and 3 (the
     random and PIMC players), the bidding from stream 2 as in stovka_shard, stream 0 deals. Besides the counters of analyzer.compare,
     by_contract[game] holds deals, deals A made as actor, deals B made as actor (main part won),
-    and the sums of a and of b."""
-    cdef Rules rules = rules_from(rule_options, strategies, "natural", "all")
-    cdef int strat_a = STRATEGIES.index(strategies["a_play"]), strat_b = STRATEGIES.index(strategies["b_play"])
+    and the sums of a and of b. `python(slot, data)` answers for a Python A (slot 0) or B (slot 1)."""
+    cdef Rules rules = rules_from(rule_options, strategies, "natural", "all", python)
+    cdef int strat_a = card_strategy(strategies["a_play"], 0, python), strat_b = card_strategy(strategies["b_play"], 1, python)
     if len(bit_generators) < 4:
         raise ValueError("the mariáš compare kernel needs four bit generators (deal, A, bidding, B)")
     counters = {k: np.zeros(1, np.int64) for k in COMPARE_COUNTERS}
     counters["by_contract"] = np.zeros((N_GAMES, 5), np.int64)
     cdef Solver solver_store
     cdef Solver *solver = NULL
-    if strat_a >= STRAT_DOUBLE_DUMMY or strat_b >= STRAT_DOUBLE_DUMMY:
+    if needs_solver(strat_a) or needs_solver(strat_b):
         if not solver_init(&solver_store):
             raise MemoryError("no memory for the double-dummy transposition table")
         solver = &solver_store
@@ -1609,7 +1672,7 @@ def play_one(hands, uint32_t talon, int actor, int game, int trump, int seven_ho
             solver = &solver_store
     if n_forced > 30:
         raise ValueError("at most 30 cards can be played")
-    play_init(&play, h, talon, actor, actor if leader < 0 else leader, game, trump, seven_holder, rules.queen_first,
+    play_init(&play, h, talon, actor, actor if leader < 0 else leader, game, trump, seven_holder, &rules,
               solver)
     for i in range(n_forced):
         f[i] = remap_card(forced[i], TO_BETL_POS) if play.betl else forced[i]
@@ -1673,7 +1736,7 @@ def natural_deals(bit_generators, Py_ssize_t n_deals, dict rule_options, dict st
     cdef Bidding b
     cdef Play play
     cdef Py_ssize_t deal
-    if rules.strat[0] >= STRAT_DOUBLE_DUMMY or rules.strat[1] >= STRAT_DOUBLE_DUMMY:
+    if needs_solver(rules.strat[0]) or needs_solver(rules.strat[1]):
         raise ValueError("natural_deals plays with the random or heuristic players only")
     for c in range(N_CARDS):
         cards[c] = <uint8_t>c

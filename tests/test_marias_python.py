@@ -1,0 +1,89 @@
+"""Mariáš card play written in Python (issue 7 item 3): a Python copy of the compiled heuristic
+plays exactly like it through the runner, with two workers; registered objects, compare labels
+and the CLI take Python strategies; bad names, missing methods and illegal cards are clear errors."""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from analyzer.compare import compare
+from analyzer.games.marias import GAME
+from analyzer.runner import RunConfig, run
+from analyzer.strategies import register
+
+sys.path.insert(0, str(Path(__file__).parent))
+from marias_python_heuristic import HeuristicPlayer  # noqa: E402
+
+PY = "python:marias_python_heuristic:HeuristicPlayer"
+
+
+def counters(analysis, strategies, workers=1, **config):
+    return run(RunConfig("marias", analysis, "seed", strategies=strategies, **config), workers=workers).counters
+
+
+@pytest.mark.parametrize("analysis,strategies,config", [
+    # protocol L on seed 1 reaches every contract, Malý and Veľký included, so every branch of the copy plays
+    ("game", {"actor_play": PY, "defender_play": PY}, dict(deals=2000, seed=1, shard_size=1000,
+                                                           overrides={"protocol": "L"})),
+    ("game", {"actor_play": "random", "defender_play": PY}, dict(deals=1500, seed=4, shard_size=500)),
+    ("stovka", {"actor_play": PY, "defender_play": "random"}, dict(deals=1500, seed=5, shard_size=500)),
+])
+def test_python_heuristic_plays_exactly_like_the_compiled_one(analysis, strategies, config):
+    compiled = counters(analysis, {r: "heuristic" if n == PY else n for r, n in strategies.items()}, **config)
+    python = counters(analysis, strategies, workers=2, **config)
+    for key in compiled:
+        assert np.array_equal(compiled[key], python[key]), key
+    if analysis == "game" and config["seed"] == 1:
+        assert (compiled["contracts"][:, 0] > 0).all()
+
+
+def test_compare_with_a_python_label_and_registered_objects():
+    _, compiled = compare("marias", ["heuristic", "random"], deals=600, seed=2, shard_size=200)
+    _, python = compare("marias", [PY, "random"], deals=600, seed=2, shard_size=200, workers=2)
+    for key, value in compiled[0].counters.items():
+        assert np.array_equal(python[0].counters[key], value), key
+    for name in (register("marias-heuristic-class", HeuristicPlayer), register("marias-heuristic", HeuristicPlayer())):
+        table, runs = compare("marias", ["heuristic", name], deals=300, seed=3)
+        assert table.iloc[0].mean_diff == 0 and table.iloc[0].equal == 1.0
+        assert runs[0].counters["pairs"][0] == 300
+
+
+@pytest.mark.parametrize("name,message", [
+    ("python:marias_python_heuristic:Illegal",
+     r"Illegal.choose_card returned \w\w, which is not legal in trick \d+: (must|void|the announced)"),
+    ("python:marias_python_heuristic:NotHeld", r"NotHeld.choose_card returned \w\w, which \w+ does not hold"),
+    ("python:no_such_module:X", "cannot import"),
+    ("python:marias_python_heuristic:Nope", "has no 'Nope'"),
+    ("python:marias_python_heuristic:NoMethod", "lacks choose_card"),
+    ("python:bad path", "write package.module:ClassName"),
+])
+def test_python_strategy_errors(name, message):
+    with pytest.raises(ValueError, match=message):
+        counters("game", {"defender_play": name}, deals=50, seed=1)
+
+
+def test_python_only_where_documented():
+    with pytest.raises(ValueError, match="unknown discard strategy"):
+        counters("game", {"discard": PY}, deals=10, seed=1)
+    with pytest.raises(ValueError, match="unknown marias strategy"):
+        compare("marias", ["heuristic", "bogus"], deals=10, seed=1)
+    from analyzer._core import marias as core
+
+    with pytest.raises(ValueError, match="needs the callback"):
+        core.stovka_shard([np.random.PCG64(1) for _ in range(3)], 5, dict(GAME.presets["seed"]),
+                          {"defender_play": PY}, "natural", "all")
+
+
+def test_compare_cli_takes_an_import_path(tmp_path):
+    root = Path(__file__).parent.parent
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(root), str(root / "tests")]))
+    proc = subprocess.run([sys.executable, "-m", "analyzer", "compare", "marias", "--strategies", "heuristic",
+                           "marias_python_heuristic:HeuristicPlayer", "--deals", "200", "--seed", "3", "--json",
+                           "--no-store"], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    row = json.loads(proc.stdout)["table"][0]
+    assert row["b"] == "marias_python_heuristic:HeuristicPlayer" and row["deals"] == 200 and row["mean_diff"] == 0
