@@ -8,8 +8,33 @@ from libc.stdlib cimport malloc, realloc, free, calloc
 
 from bitboard cimport popcount64, lowest_bit64
 from rng cimport Rng, rng_below, rng_uniform
-from rb_rules cimport (N_KINDS, N_RANKS, KING, HOUSE_CAP, UNLIMITED, DECK_STOCK, HOUSES_PER_PLAYER,
-                      suit_of, rank_of, red, fits_house)
+from rb_rules cimport N_KINDS, N_RANKS, KING, HOUSE_CAP, UNLIMITED, DECK_STOCK
+
+# Rank, suit and colour of a kind by table lookup (the solver asks for them millions of times a second)
+cdef extern from *:
+    """
+    #define RB_K4(r) r, r+1, r+2, r+3
+    static const unsigned char rb_solo_rank[52] = {
+        RB_K4(0), RB_K4(4), RB_K4(8), 12, RB_K4(0), RB_K4(4), RB_K4(8), 12,
+        RB_K4(0), RB_K4(4), RB_K4(8), 12, RB_K4(0), RB_K4(4), RB_K4(8), 12};
+    static const unsigned char rb_solo_suit[52] = {
+        0,0,0,0,0,0,0,0,0,0,0,0,0, 1,1,1,1,1,1,1,1,1,1,1,1,1, 2,2,2,2,2,2,2,2,2,2,2,2,2, 3,3,3,3,3,3,3,3,3,3,3,3,3};
+    #undef RB_K4
+    """
+    const uint8_t rb_solo_rank[52]
+    const uint8_t rb_solo_suit[52]
+
+cdef inline int rank_of(int k) noexcept nogil:
+    return rb_solo_rank[k]
+
+cdef inline int suit_of(int k) noexcept nogil:
+    return rb_solo_suit[k]
+
+cdef inline int red(int k) noexcept nogil:
+    return (0b0110 >> rb_solo_suit[k]) & 1
+
+cdef inline int fits_house(int c, int top) noexcept nogil:
+    return rb_solo_rank[c] + 1 == rb_solo_rank[top] and red(c) != red(top)
 
 # ---------------------------------------------------------------------------------------------
 # SOLO solver
@@ -30,6 +55,7 @@ cdef enum:
     RES_DEAD = 3
     RES_OPEN = 4
     TT_PROBES = 8
+    TT_MIN_BITS = 14             # a search starts with 2^14 slots (512 KB, cache-resident) and doubles
     MAX_FRAMES = 1 << 21         # deeper paths end the search as unresolved (memory bound)
 
 cdef struct Solo:
@@ -41,6 +67,8 @@ cdef struct Solo:
     int redeals
     int discards
     uint64_t pool                # bit i: the i-th card of the turning order is still in hand/waste
+    uint64_t poolk               # the same cards as a set of kinds
+    uint32_t hcode[SOLO_HOUSES]  # house codes for the key, kept up to date by house_push/house_pop
 
 cdef struct Frame:
     Solo st
@@ -70,8 +98,10 @@ cdef struct SoloCtx:
     int64_t budget
     int64_t nodes
     int best                     # tempo: fewest discards of a win found so far
-    TTEntry *tt
+    TTEntry *tt                  # 2^tt_bits slots; the current search uses the first tt_mask + 1
     uint64_t tt_mask
+    uint64_t tt_max_mask
+    uint64_t tt_used             # entries stored by the current search
     uint32_t gen
     Frame *frames
     int frames_cap
@@ -92,24 +122,52 @@ cdef inline int solo_up(const SoloCtx *x, const Solo *s) noexcept nogil:
 cdef inline int solo_fits_found(const Solo *s, int c) noexcept nogil:
     return s.found[suit_of(c)] == rank_of(c)
 
-cdef inline int d1_safe(const Solo *s, int c) noexcept nogil:
-    cdef int rk = rank_of(c) + 1, a, b
-    if rk <= 2:
-        return 1
-    if red(c):
-        a = s.found[0]
-        b = s.found[3]
+cdef inline void house_push(Solo *s, int h, int c) noexcept nogil:
+    """Put c on house h and update its code: bottom kind + 1, length << 6, and one suit-choice
+    bit per card above the bottom (bit 9 + level: spades or hearts)."""
+    cdef int n = s.house_n[h]
+    s.house[h][n] = c
+    if n == 0:
+        s.hcode[h] = <uint32_t>(c + 1) | (1 << 6)
     else:
-        a = s.found[1]
-        b = s.found[2]
-    return a >= rk - 1 and b >= rk - 1
+        s.hcode[h] += 1 << 6
+        s.hcode[h] |= <uint32_t>(suit_of(c) <= 1) << (9 + n)
+    s.house_n[h] = n + 1
+
+cdef inline int house_pop(Solo *s, int h) noexcept nogil:
+    cdef int n = s.house_n[h] - 1
+    s.house_n[h] = n
+    if n == 0:
+        s.hcode[h] = 0
+    else:
+        s.hcode[h] = (s.hcode[h] - (1 << 6)) & ~(<uint32_t>1 << (9 + n))
+    return s.house[h][n]
+
+cdef inline void pool_take(const SoloCtx *x, Solo *s, int c) noexcept nogil:
+    s.pool &= ~(<uint64_t>1 << x.index_of[c])
+    s.poolk &= ~(<uint64_t>1 << c)
+
+cdef inline uint64_t foundation_next(const Solo *s, int safe_only) noexcept nogil:
+    """The kinds that fit on their foundation now; with safe_only only the D1-safe ones (rank <= 2,
+    or both foundations of the other colour at least as high as this card's own foundation)."""
+    cdef uint64_t m = 0
+    cdef int st, f, lo
+    for st in range(4):
+        f = s.found[st]
+        if f > KING:
+            continue
+        if safe_only and f >= 2:
+            lo = min(s.found[1], s.found[2]) if st == 0 or st == 3 else min(s.found[0], s.found[3])
+            if lo < f:
+                continue
+        m |= <uint64_t>1 << (st * N_RANKS + f)
+    return m
 
 cdef inline int solo_normalize(const SoloCtx *x, Solo *s) noexcept nogil:
     """Redeal when the hand runs out, play forced/safe foundation moves, detect win and dead ends."""
-    cdef int changed = 1, h, c, u, i
-    cdef uint64_t m
-    while changed:
-        changed = 0
+    cdef int h, c, u
+    cdef uint64_t fit, m
+    while True:
         if not x.open_pool and s.pool:
             u = solo_up(x, s)
             if u < 0:
@@ -122,42 +180,38 @@ cdef inline int solo_normalize(const SoloCtx *x, Solo *s) noexcept nogil:
         if s.stock_n == 0 and s.pool == 0:
             return RES_WIN
         if not x.strict and not x.dominance:
-            break
-        if s.stock_n > 0:
-            c = x.stock[s.stock_n - 1]
-            if solo_fits_found(s, c) and (x.strict or d1_safe(s, c)):
-                s.found[suit_of(c)] += 1
-                s.stock_n -= 1
-                changed = 1
-                continue
+            return RES_OPEN
+        fit = foundation_next(s, not x.strict)
+        if fit == 0:
+            return RES_OPEN
+        if s.stock_n > 0 and (fit >> x.stock[s.stock_n - 1]) & 1:
+            s.found[suit_of(x.stock[s.stock_n - 1])] += 1
+            s.stock_n -= 1
+            continue
+        m = 0
         for h in range(SOLO_HOUSES):
-            if s.house_n[h]:
-                c = s.house[h][s.house_n[h] - 1]
-                if solo_fits_found(s, c) and (x.strict or d1_safe(s, c)):
-                    s.found[suit_of(c)] += 1
-                    s.house_n[h] -= 1
-                    changed = 1
-        if changed:
+            if s.house_n[h] and (fit >> s.house[h][s.house_n[h] - 1]) & 1:
+                c = house_pop(s, h)
+                s.found[suit_of(c)] += 1
+                m = 1
+        if m:
             continue
         if x.open_pool:
-            m = s.pool
+            m = s.poolk & fit
+            if m == 0:
+                return RES_OPEN
             while m:
-                i = lowest_bit64(m)
+                c = lowest_bit64(m)
                 m &= m - 1
-                c = x.order[i]
-                if solo_fits_found(s, c) and (x.strict or d1_safe(s, c)):
-                    s.found[suit_of(c)] += 1
-                    s.pool &= ~(<uint64_t>1 << i)
-                    changed = 1
-        elif s.pool:
-            u = s.pos
-            c = x.order[u]
-            if solo_fits_found(s, c) and (x.strict or d1_safe(s, c)):
                 s.found[suit_of(c)] += 1
-                s.pool &= ~(<uint64_t>1 << u)
-                s.pos = u + 1
-                changed = 1
-    return RES_OPEN
+                pool_take(x, s, c)
+        elif s.pool and (fit >> x.order[s.pos]) & 1:
+            c = x.order[s.pos]
+            s.found[suit_of(c)] += 1
+            pool_take(x, s, c)
+            s.pos += 1
+        else:
+            return RES_OPEN
 
 cdef inline int solo_card_moves(const Solo *s, int src, int c, int from_house, uint32_t *out, int n) noexcept nogil:
     cdef int h, empty_done = 0
@@ -187,7 +241,7 @@ cdef inline int chain_kind(int base, int level, int choices) noexcept nogil:
     return st * N_RANKS + rank_of(base) + level
 
 cdef inline int in_pool(const SoloCtx *x, const Solo *s, int k) noexcept nogil:
-    return x.index_of[k] >= 0 and (s.pool >> x.index_of[k]) & 1
+    return (s.poolk >> k) & 1
 
 cdef inline int chain_moves(SoloCtx *x, const Solo *s, int src, int c, int h, int want, int level, int choices,
                      uint32_t *out, int n) noexcept nogil:
@@ -214,14 +268,11 @@ cdef inline int chain_moves(SoloCtx *x, const Solo *s, int src, int c, int h, in
 cdef inline int d3_card_moves(SoloCtx *x, const Solo *s, int src, int c, int from_house, uint32_t *out, int n) noexcept nogil:
     """D3 moves of a non-pool card c: to its foundation over a same-suit pool run, onto a house
     over a chain of pool cards, onto one empty house (possibly over a chain)."""
-    cdef int h, st = suit_of(c), top, m, j, empty = -1, rk = rank_of(c)
+    cdef int h, st = suit_of(c), top, m, empty = -1, rk = rank_of(c)
+    cdef uint64_t run
     m = rk - s.found[st]
-    for j in range(m):
-        top = st * N_RANKS + s.found[st] + j
-        if not in_pool(x, s, top):
-            m = -1
-            break
-    if m >= 0 and n < SOLO_MAX_MOVES - 1:
+    run = ((<uint64_t>1 << m) - 1) << (st * N_RANKS + s.found[st])
+    if (s.poolk & run) == run and n < SOLO_MAX_MOVES - 1:
         out[n] = <uint32_t>(src << 3) | (<uint32_t>m << S_CHAIN_SHIFT)
         n += 1
     for h in range(SOLO_HOUSES):
@@ -282,89 +333,112 @@ cdef inline void solo_apply(const SoloCtx *x, Solo *s, uint32_t mv) noexcept nog
         c = x.stock[s.stock_n]
     elif src == S_SRC_HAND:
         c = x.order[s.pos]
-        s.pool &= ~(<uint64_t>1 << s.pos)
+        pool_take(x, s, c)
         s.pos += 1
     elif src >= S_SRC_POOL:
         c = x.order[src - S_SRC_POOL]
-        s.pool &= ~(<uint64_t>1 << (src - S_SRC_POOL))
+        pool_take(x, s, c)
     else:
-        h = src - S_SRC_HOUSE
-        s.house_n[h] -= 1
-        c = s.house[h][s.house_n[h]]
+        c = house_pop(s, src - S_SRC_HOUSE)
     if dst == 0:
         for j in range(m):                  # the same-suit pool run below c goes home first
-            k = suit_of(c) * N_RANKS + s.found[suit_of(c)]
-            s.pool &= ~(<uint64_t>1 << x.index_of[k])
+            pool_take(x, s, suit_of(c) * N_RANKS + s.found[suit_of(c)])
             s.found[suit_of(c)] += 1
         s.found[suit_of(c)] += 1
     else:
         h = dst - 1
         for j in range(m, 0, -1):           # the pool chain that c lands on, highest card first
             k = chain_kind(c, j, choices)
-            s.pool &= ~(<uint64_t>1 << x.index_of[k])
-            s.house[h][s.house_n[h]] = k
-            s.house_n[h] += 1
-        s.house[h][s.house_n[h]] = c
-        s.house_n[h] += 1
+            pool_take(x, s, k)
+            house_push(s, h, k)
+        house_push(s, h, c)
 
-cdef inline uint64_t house_code(const Solo *s, int h) noexcept nogil:
-    """22 bits: bottom kind + 1, length, and one suit-choice bit per card above the bottom."""
-    cdef uint64_t code
-    cdef int i, n = s.house_n[h]
-    if n == 0:
-        return 0
-    code = <uint64_t>(s.house[h][0] + 1) | (<uint64_t>n << 6)
-    for i in range(1, n):
-        code |= <uint64_t>(suit_of(s.house[h][i]) == 0 or suit_of(s.house[h][i]) == 1) << (9 + i)
-    return code
+cdef inline void sort2(uint64_t *a, uint64_t *b) noexcept nogil:
+    cdef uint64_t t
+    if a[0] > b[0]:
+        t = a[0]
+        a[0] = b[0]
+        b[0] = t
 
 cdef inline void solo_key(const SoloCtx *x, const Solo *s, uint64_t *key) noexcept nogil:
-    cdef uint64_t hc[4]
-    cdef uint64_t t
-    cdef int i, j
-    for i in range(4):
-        hc[i] = house_code(s, i)
-    for i in range(1, 4):          # houses are interchangeable: sort their codes
-        t = hc[i]
-        j = i - 1
-        while j >= 0 and hc[j] > t:
-            hc[j + 1] = hc[j]
-            j -= 1
-        hc[j + 1] = t
+    """The exact key (192 bits): pool, hand position (literal), stock depth, foundations, the four
+    22-bit house codes sorted (houses are interchangeable), redeals used (finite k)."""
+    cdef uint64_t a = s.hcode[0], b = s.hcode[1], c = s.hcode[2], d = s.hcode[3]
+    sort2(&a, &b)
+    sort2(&c, &d)
+    sort2(&a, &c)
+    sort2(&b, &d)
+    sort2(&b, &c)
     key[0] = s.pool | (<uint64_t>(s.pos if not x.open_pool else 0) << 52) | (<uint64_t>s.stock_n << 58)
-    key[1] = hc[0] | (hc[1] << 22) | (<uint64_t>s.found[0] << 44) | (<uint64_t>s.found[1] << 48) \
+    key[1] = a | (b << 22) | (<uint64_t>s.found[0] << 44) | (<uint64_t>s.found[1] << 48) \
         | (<uint64_t>s.found[2] << 52) | (<uint64_t>s.found[3] << 56)
-    key[2] = hc[2] | (hc[3] << 22) | (<uint64_t>(s.redeals if x.k != UNLIMITED else 0) << 44)
+    key[2] = c | (d << 22) | (<uint64_t>(s.redeals if x.k != UNLIMITED else 0) << 44)
 
 cdef inline uint64_t mix64(uint64_t z) noexcept nogil:
     z = (z ^ (z >> 30)) * <uint64_t>0xbf58476d1ce4e5b9
     z = (z ^ (z >> 27)) * <uint64_t>0x94d049bb133111eb
     return z ^ (z >> 31)
 
-cdef inline int tt_visit(SoloCtx *x, const uint64_t *key, int cost) noexcept nogil:
-    """1 if the position was seen before at a cost <= cost (prune); else record it and return 0."""
-    cdef uint64_t hsh = mix64(key[0] ^ mix64(key[1] ^ mix64(key[2])))
-    cdef uint64_t slot
-    cdef int i
+cdef inline uint64_t tt_hash(const uint64_t *key) noexcept nogil:
+    return mix64(key[0] ^ mix64(key[1] ^ mix64(key[2])))
+
+cdef inline TTEntry *tt_slot(SoloCtx *x, const uint64_t *key, uint64_t hsh, int *found) noexcept nogil:
+    """The entry of key (found = 1), or the free slot to store it in (found = 0); when the probe
+    window is full, the first slot of the window (replacing costs re-search, never correctness)."""
+    cdef uint64_t i
     cdef TTEntry *e
     for i in range(TT_PROBES):
-        slot = (hsh + <uint64_t>i) & x.tt_mask
-        e = &x.tt[slot]
+        e = &x.tt[(hsh + i) & x.tt_mask]
         if e.gen != x.gen:
-            break
+            found[0] = 0
+            return e
         if e.k0 == key[0] and e.k1 == key[1] and e.k2 == key[2]:
-            if e.cost <= cost:
-                return 1
-            e.cost = cost
-            return 0
-    else:
-        slot = hsh & x.tt_mask       # table crowded: replace (costs re-search, never correctness)
-        e = &x.tt[slot]
+            found[0] = 1
+            return e
+    found[0] = -1
+    return &x.tt[hsh & x.tt_mask]
+
+cdef inline void tt_grow(SoloCtx *x) noexcept nogil:
+    """Double the slots in use: park the stored entries in the new upper half, then insert them
+    again from there (an entry inserted beyond the scan point is simply moved twice)."""
+    cdef uint64_t n = x.tt_mask + 1, i
+    cdef uint64_t key[3]
+    cdef TTEntry e
+    cdef int found
+    for i in range(n):
+        if x.tt[i].gen == x.gen:
+            x.tt[n + i] = x.tt[i]
+            x.tt[i].gen = 0
+    x.tt_mask = 2 * n - 1
+    x.tt_used = 0
+    for i in range(n, 2 * n):
+        if x.tt[i].gen == x.gen:
+            e = x.tt[i]
+            x.tt[i].gen = 0
+            key[0] = e.k0
+            key[1] = e.k1
+            key[2] = e.k2
+            tt_slot(x, key, tt_hash(key), &found)[0] = e
+            x.tt_used += 1
+
+cdef inline int tt_visit(SoloCtx *x, const uint64_t *key, int cost) noexcept nogil:
+    """1 if the position was seen before at a cost <= cost (prune); else record it and return 0."""
+    cdef int found
+    cdef TTEntry *e = tt_slot(x, key, tt_hash(key), &found)
+    if found == 1:
+        if e.cost <= cost:
+            return 1
+        e.cost = cost
+        return 0
     e.k0 = key[0]
     e.k1 = key[1]
     e.k2 = key[2]
     e.gen = x.gen
     e.cost = cost
+    if found == 0:
+        x.tt_used += 1
+        if 2 * x.tt_used > x.tt_mask and x.tt_mask < x.tt_max_mask:
+            tt_grow(x)
     return 0
 
 cdef inline int push_moves(SoloCtx *x, Frame *f, int first) noexcept nogil:
@@ -394,6 +468,8 @@ cdef inline int solo_search(SoloCtx *x, const Solo *root) noexcept nogil:
     cdef int depth, r, found_win = 0
     cdef uint32_t mv
     x.gen += 1
+    x.tt_mask = min((<uint64_t>1 << TT_MIN_BITS) - 1, x.tt_max_mask)
+    x.tt_used = 0
     x.truncated = 0
     x.nodes = 0
     x.best = 1 << 30
@@ -459,7 +535,7 @@ cdef inline int solo_search(SoloCtx *x, const Solo *root) noexcept nogil:
 cdef inline int ctx_init(SoloCtx *x, int tt_bits) noexcept nogil:
     memset(x, 0, sizeof(SoloCtx))
     x.tt = <TTEntry *>calloc(<size_t>1 << tt_bits, sizeof(TTEntry))
-    x.tt_mask = (<uint64_t>1 << tt_bits) - 1
+    x.tt_max_mask = (<uint64_t>1 << tt_bits) - 1
     x.frames_cap = 256
     x.frames = <Frame *>malloc(x.frames_cap * sizeof(Frame))
     x.movebuf_cap = 1 << 14
@@ -478,8 +554,7 @@ cdef inline void solo_deal(SoloCtx *x, Solo *s, const uint8_t *d) noexcept nogil
         x.stock[i] = d[DECK_STOCK - 1 - i]
     s.stock_n = DECK_STOCK
     for i in range(SOLO_HOUSES):
-        s.house[i][0] = d[DECK_STOCK + i]
-        s.house_n[i] = 1
+        house_push(s, i, d[DECK_STOCK + i])
     x.order_n = N_KINDS - DECK_STOCK - SOLO_HOUSES
     for i in range(N_KINDS):
         x.index_of[i] = -1
@@ -487,3 +562,6 @@ cdef inline void solo_deal(SoloCtx *x, Solo *s, const uint8_t *d) noexcept nogil
         x.order[i] = d[DECK_STOCK + SOLO_HOUSES + i]
         x.index_of[x.order[i]] = i
     s.pool = (<uint64_t>1 << x.order_n) - 1
+    s.poolk = 0
+    for i in range(x.order_n):
+        s.poolk |= <uint64_t>1 << x.order[i]

@@ -435,9 +435,8 @@ cdef class SoloSolver:
             self.x.stock[i] = c
         self.root.stock_n = len(stock)
         for h in range(SOLO_HOUSES):
-            for i, c in enumerate(pos["houses"][h]):
-                self.root.house[h][i] = c
-            self.root.house_n[h] = len(pos["houses"][h])
+            for c in pos["houses"][h]:
+                house_push(&self.root, h, c)
         for s in range(4):
             self.root.found[s] = pos["foundations"][s]
         order = pos["order"]
@@ -447,6 +446,7 @@ cdef class SoloSolver:
         for i, c in enumerate(order):
             self.x.order[i] = c
             self.x.index_of[c] = i
+            self.root.poolk |= <uint64_t>1 << c
         self.root.pool = (<uint64_t>1 << len(order)) - 1 if order else 0
         self.root.pos = pos["waste_n"]
         self.root.redeals = pos.get("redeals", 0)
