@@ -53,6 +53,44 @@ def test_tempo(name, tempo):
         assert VECTORS[name].solve(None, priority, tempo=True).tempo == tempo
 
 
+def test_tempo_bounds_on_random_deals():
+    # The layered search proves D* >= low; a literal-model win gives D* <= high. The bounds must
+    # bracket D* found with a larger budget, and a finite D* means the deal is won (§9.2).
+    for seed in range(12):
+        pos = rb.SoloPosition.deal(seed)
+        small = pos.solve(None, "none", tempo=True, budget=2_000, tt_bits=16)
+        big = pos.solve(None, "none", tempo=True, budget=60_000, tt_bits=18)
+        for r in (small, big):
+            low, high = r.tempo_bounds
+            if r.outcome == "loss":
+                assert (low, high) == (None, None)
+                continue
+            assert low is not None and (high is None or low <= high)
+            assert (r.tempo is not None) == (low == high)
+            if high is not None:
+                assert r.outcome == "win"
+        if small.outcome != "loss" and big.outcome != "loss":
+            assert small.tempo_bounds[0] <= big.tempo_bounds[0]
+            if small.tempo_bounds[1] is not None and big.tempo is not None:
+                assert big.tempo <= small.tempo_bounds[1]
+        open_pool = pos.solve(None, "none", budget=200_000)
+        if open_pool.outcome != "unresolved" and big.outcome != "unresolved":
+            assert open_pool.outcome == big.outcome
+
+
+def test_tempo_counters_of_the_analysis():
+    config = RunConfig(game="russian_bank", analysis="solo", rules="default", deals=12, seed=5,
+                       overrides=dict(foundation_priority="none", tempo=True, node_budget=3000, tt_bits=16),
+                       shard_size=6)
+    counters = run(config, workers=1, progress=False).counters
+    hist = counters["tempo_hist"]
+    w, l, u = counters["outcome"]
+    # every deal not lost is counted once, either with an exact D* or with its lower bound
+    assert hist[0].sum() + hist[1].sum() == w + u and hist[2].sum() <= w
+    table = rb.tempo_table(counters)
+    assert table.exact.sum() + table.lower_bound.sum() == w + u
+
+
 def test_s3_needs_the_redeal_orientation():
     # The same cards with the waste turned the other way: each pass would play a single card.
     result = VECTORS["S3"].solve(5, "none")

@@ -579,7 +579,8 @@ class SoloResult:
     outcome: str              # win / loss / unresolved
     nodes: int
     model: str
-    tempo: int | None         # D*: fewest discards of a win (tempo=True, literal model)
+    tempo: int | None         # D*, the fewest discards of a win (tempo=True), when proven exactly
+    tempo_bounds: tuple = (None, None)   # D* >= low and, if a win was found, <= high (tempo=True)
 
 
 @dataclass
@@ -635,7 +636,9 @@ class SoloPosition:
         solver.set_position(self._core_dict())
         r = solver.solve(k, priority == "strict", model == "open_pool", dominance, tempo,
                          _int("budget", budget, *_INTS["node_budget"]), d3)
-        return SoloResult(r["outcome"], r["nodes"], model, r["discards"])
+        low, high = r["tempo_bounds"]
+        return SoloResult(r["outcome"], r["nodes"], model, low if low is not None and low == high else None,
+                          (low, high))
 
 
 def _solo_model(model: str, k, priority: str, tempo: bool) -> str:
@@ -750,11 +753,12 @@ def nodes_table(counters: dict) -> pd.DataFrame:
 
 
 def tempo_table(counters: dict) -> pd.DataFrame:
-    """D* of the won deals of a tempo run (solo analysis with tempo=true)."""
+    """D* of a tempo run (solo analysis with tempo=true), by number of discards: deals where D*
+    is exact, and for the others the distribution of the proven lower and upper bounds."""
     hist = counters["tempo_hist"]
-    n = int(hist.sum())
-    nz = np.nonzero(hist)[0]
-    return pd.DataFrame([dict(discards=int(d), deals=int(hist[d]), share=hist[d] / n) for d in nz])
+    nz = np.nonzero(hist.sum(axis=0))[0]
+    return pd.DataFrame([dict(discards=int(d), exact=int(hist[0, d]), lower_bound=int(hist[1, d]),
+                              upper_bound=int(hist[2, d])) for d in nz])
 
 
 def duel_table(counters: dict, label: str = "") -> pd.DataFrame:
@@ -888,7 +892,7 @@ def register_cli(sub) -> None:
     solve.add_argument("--k", default="unlimited", help="redeal limit (default unlimited)")
     solve.add_argument("--priority", default="none", choices=("none", "strict"))
     solve.add_argument("--budget", type=cli.count, default=10_000_000)
-    solve.add_argument("--tempo", action="store_true", help="also find D*, the fewest discards")
+    solve.add_argument("--tempo", action="store_true", help="find D*, the fewest discards (or bounds on it)")
     solve.set_defaults(handler=_cmd_solve)
 
 
@@ -921,5 +925,7 @@ def _cmd_solve(args) -> int:
     result = pos.solve(k, args.priority, budget=args.budget, tempo=args.tempo)
     print(f"seed {args.seed}: SOLO({'∞' if k is None else k}, {args.priority}) {result.outcome} "
           f"after {result.nodes:,} nodes ({result.model} model)"
-          + (f", D* = {result.tempo}" if result.tempo is not None else ""))
+          + (f", D* = {result.tempo}" if result.tempo is not None else "")
+          + (f", D* in [{result.tempo_bounds[0]}, {result.tempo_bounds[1] if result.tempo_bounds[1] is not None else '∞'}]"
+             if result.tempo is None and result.tempo_bounds[0] is not None else ""))
     return 0

@@ -3,7 +3,7 @@
 # transposition table and the depth-first search.
 
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t, int64_t, int32_t
-from libc.string cimport memset, memcpy
+from libc.string cimport memset, memcpy, memmove
 from libc.stdlib cimport malloc, realloc, free, calloc
 
 from bitboard cimport popcount64, lowest_bit64
@@ -94,10 +94,13 @@ cdef struct SoloCtx:
     int dominance
     int d3                       # pool-placement normal form (open pool, §10.5 D3)
     int truncated                # a move list overflowed: a completed search is not a proof
-    int tempo
+    int tempo                    # search for D* (solo_tempo) instead of solvability
     int64_t budget
     int64_t nodes
-    int best                     # tempo: fewest discards of a win found so far
+    int best                     # tempo: D* of a win, or the first layer not completed
+    Solo *layer                  # tempo: the positions one discard further, to expand next
+    int64_t layer_n
+    int64_t layer_cap
     TTEntry *tt                  # 2^tt_bits slots; the current search uses the first tt_mask + 1
     uint64_t tt_mask
     uint64_t tt_max_mask
@@ -458,14 +461,13 @@ cdef inline int push_moves(SoloCtx *x, Frame *f, int first) noexcept nogil:
     return 1
 
 cdef inline int solo_search(SoloCtx *x, const Solo *root) noexcept nogil:
-    """Depth-first search from root: RES_WIN, RES_LOSS or RES_UNRESOLVED (budget exhausted). In
-    tempo mode it continues after a win and x.best ends as the fewest discards (exact when the
-    search completes)."""
+    """Depth-first search from root: RES_WIN (x.best = the discards of the win found), RES_LOSS or
+    RES_UNRESOLVED (budget exhausted)."""
     cdef Frame *f
     cdef Frame *nf
     cdef Frame *grown
     cdef uint64_t key[3]
-    cdef int depth, r, found_win = 0
+    cdef int depth, r
     cdef uint32_t mv
     x.gen += 1
     x.tt_mask = min((<uint64_t>1 << TT_MIN_BITS) - 1, x.tt_max_mask)
@@ -482,7 +484,7 @@ cdef inline int solo_search(SoloCtx *x, const Solo *root) noexcept nogil:
         x.best = x.frames[0].st.discards
         return RES_WIN
     solo_key(x, &x.frames[0].st, key)
-    tt_visit(x, key, x.frames[0].st.discards)
+    tt_visit(x, key, 0)
     if not push_moves(x, &x.frames[0], 0):
         return RES_UNRESOLVED
     depth = 0
@@ -505,19 +507,14 @@ cdef inline int solo_search(SoloCtx *x, const Solo *root) noexcept nogil:
         nf = &x.frames[depth + 1]
         nf.st = f.st
         solo_apply(x, &nf.st, mv)
-        if x.tempo and nf.st.discards >= x.best:
-            continue
         r = solo_normalize(x, &nf.st)
         if r == RES_DEAD:
             continue
         if r == RES_WIN:
-            if not x.tempo:
-                return RES_WIN
-            found_win = 1
             x.best = nf.st.discards
-            continue
+            return RES_WIN
         solo_key(x, &nf.st, key)
-        if tt_visit(x, key, nf.st.discards if x.tempo else 0):
+        if tt_visit(x, key, 0):
             continue
         x.nodes += 1
         if x.nodes > x.budget:
@@ -527,9 +524,118 @@ cdef inline int solo_search(SoloCtx *x, const Solo *root) noexcept nogil:
         depth += 1
         if depth > x.max_depth:
             x.max_depth = depth
-    if found_win:
-        return RES_WIN
     return RES_UNRESOLVED if x.truncated else RES_LOSS
+
+cdef inline int layer_add(SoloCtx *x, const Solo *s) noexcept nogil:
+    cdef Solo *grown
+    cdef int64_t cap
+    if x.layer_n == x.layer_cap:
+        cap = 2 * x.layer_cap if x.layer_cap else 1024
+        grown = <Solo *>realloc(x.layer, cap * sizeof(Solo))
+        if grown == NULL:
+            return 0
+        x.layer = grown
+        x.layer_cap = cap
+    x.layer[x.layer_n] = s[0]
+    x.layer_n += 1
+    return 1
+
+cdef inline int tempo_layer(SoloCtx *x, const Solo *start, int d) noexcept nogil:
+    """Depth-first search of the positions reachable from start without a discard, each stored
+    in the table with cost d; the positions one DISCARD further are appended to x.layer.
+    RES_WIN when a win is reached (with d discards), RES_OPEN when the layer part is done,
+    RES_UNRESOLVED when the budget or memory runs out."""
+    cdef Frame *f
+    cdef Frame *nf
+    cdef Frame *grown
+    cdef uint64_t key[3]
+    cdef int depth = 0, r
+    cdef uint32_t mv
+    solo_key(x, start, key)
+    if tt_visit(x, key, d):
+        return RES_OPEN
+    x.nodes += 1
+    x.frames[0].st = start[0]
+    if not push_moves(x, &x.frames[0], 0):
+        return RES_UNRESOLVED
+    while depth >= 0:
+        f = &x.frames[depth]
+        if f.i >= f.nm:
+            depth -= 1
+            continue
+        mv = x.movebuf[f.first + f.i]
+        f.i += 1
+        if depth + 1 >= x.frames_cap:
+            if x.frames_cap >= MAX_FRAMES:
+                return RES_UNRESOLVED
+            grown = <Frame *>realloc(x.frames, 2 * x.frames_cap * sizeof(Frame))
+            if grown == NULL:
+                return RES_UNRESOLVED
+            x.frames = grown
+            x.frames_cap *= 2
+            f = &x.frames[depth]
+        nf = &x.frames[depth + 1]
+        nf.st = f.st
+        solo_apply(x, &nf.st, mv)
+        r = solo_normalize(x, &nf.st)
+        if r == RES_DEAD:
+            continue
+        if r == RES_WIN:
+            x.best = nf.st.discards
+            return RES_WIN
+        if mv == S_DISCARD:
+            if not layer_add(x, &nf.st):
+                return RES_UNRESOLVED
+            continue
+        solo_key(x, &nf.st, key)
+        if tt_visit(x, key, d):
+            continue
+        x.nodes += 1
+        if x.nodes > x.budget:
+            return RES_UNRESOLVED
+        if not push_moves(x, nf, f.first + f.nm):
+            return RES_UNRESOLVED
+        depth += 1
+    return RES_OPEN
+
+cdef inline int solo_tempo(SoloCtx *x, const Solo *root) noexcept nogil:
+    """D* (§9.2): the fewest discards of a win, by a 0-1 breadth-first search layered by discards
+    (§10.6) in the literal model. Layer d holds the positions reached with d discards; every
+    position of layer d is expanded (moves cost 0, a DISCARD leads to layer d + 1) before layer
+    d + 1 starts, so the first win found has the fewest discards. RES_WIN with x.best = D*,
+    RES_LOSS when no layer reaches a win, RES_UNRESOLVED when the budget runs out: then D* is at
+    least x.best, the layer being expanded."""
+    cdef Solo st
+    cdef int64_t i, cur_n
+    cdef int r, d
+    x.gen += 1
+    x.tt_mask = min((<uint64_t>1 << TT_MIN_BITS) - 1, x.tt_max_mask)
+    x.tt_used = 0
+    x.nodes = 0
+    x.max_depth = 0
+    st = root[0]
+    x.best = st.discards
+    r = solo_normalize(x, &st)
+    if r != RES_OPEN:
+        return RES_WIN if r == RES_WIN else RES_LOSS
+    # the current layer is layer[0 .. cur_n); the next one is appended behind it and moved down
+    x.layer_n = 0
+    if not layer_add(x, &st):
+        return RES_UNRESOLVED
+    cur_n = 1
+    d = st.discards
+    while cur_n:
+        x.best = d
+        for i in range(cur_n):
+            st = x.layer[i]              # (tempo_layer may move the array)
+            r = tempo_layer(x, &st, d)
+            if r != RES_OPEN:
+                return r
+        x.layer_n -= cur_n
+        memmove(x.layer, x.layer + cur_n, x.layer_n * sizeof(Solo))
+        cur_n = x.layer_n
+        d += 1
+    return RES_LOSS
 
 
 cdef inline int ctx_init(SoloCtx *x, int tt_bits) noexcept nogil:
@@ -546,6 +652,7 @@ cdef inline void ctx_free(SoloCtx *x) noexcept nogil:
     free(x.tt)
     free(x.frames)
     free(x.movebuf)
+    free(x.layer)
 
 cdef inline void solo_deal(SoloCtx *x, Solo *s, const uint8_t *d) noexcept nogil:
     cdef int i
@@ -565,3 +672,20 @@ cdef inline void solo_deal(SoloCtx *x, Solo *s, const uint8_t *d) noexcept nogil
     s.poolk = 0
     for i in range(x.order_n):
         s.poolk |= <uint64_t>1 << x.order[i]
+
+cdef inline int solo_tempo_bounds(SoloCtx *x, const Solo *root, int *low, int *high) noexcept nogil:
+    """D* within [low, high]: the layered search gives D* exactly or a lower bound (the layer it
+    reached); if it runs out of budget, a depth-first search in the literal model with the same
+    budget decides the deal and its win gives an upper bound (high = -1: none found). Returns
+    the deal's outcome; x.nodes counts both searches."""
+    cdef int r = solo_tempo(x, root)
+    cdef int64_t nodes = x.nodes
+    low[0] = x.best
+    high[0] = x.best if r == RES_WIN else -1
+    if r != RES_UNRESOLVED:
+        return r
+    r = solo_search(x, root)
+    x.nodes += nodes
+    if r == RES_WIN:
+        high[0] = x.best
+    return r

@@ -459,7 +459,7 @@ cdef class SoloSolver:
 
     def solve(self, k=None, bint strict=False, bint open_pool=False, bint dominance=True,
               bint tempo=False, long long budget=1_000_000, bint d3=False):
-        cdef int res
+        cdef int res, low = 0, high = 0
         self.x.k = UNLIMITED if k is None else k
         self.x.strict = strict
         self.x.open_pool = open_pool
@@ -468,13 +468,18 @@ cdef class SoloSolver:
         self.x.tempo = tempo
         self.x.budget = budget
         with nogil:
-            res = solo_search(&self.x, &self.root)
-        return dict(outcome=("loss", "win", "unresolved")[res], nodes=self.x.nodes,
-                    discards=(self.x.best if res == RES_WIN and tempo else None), max_depth=self.x.max_depth)
+            if tempo:
+                res = solo_tempo_bounds(&self.x, &self.root, &low, &high)
+            else:
+                res = solo_search(&self.x, &self.root)
+        bounds = (low, None if high < 0 else high) if tempo and res != RES_LOSS else (None, None)
+        return dict(outcome=("loss", "win", "unresolved")[res], nodes=self.x.nodes, tempo_bounds=bounds,
+                    max_depth=self.x.max_depth)
 
 
 cdef enum:
     NODE_DECADES = 10
+    TEMPO_BINS = 400            # D* counts discards; the last bin collects larger values
 
 def solo_shard(object deal_bitgen, int n_deals, dict options):
     """Solve n_deals random SOLO layouts. options: k (None = unlimited), strict, open_pool,
@@ -483,14 +488,16 @@ def solo_shard(object deal_bitgen, int n_deals, dict options):
     cdef Solo root
     cdef Rng rng
     cdef uint8_t pack[N_KINDS]
-    cdef int i, res, dec
+    cdef int i, res, dec, low, high
     cdef int64_t nodes
     cdef bitgen_t *bg = bitgen_pointer(deal_bitgen)
     outcome = np.zeros(3, dtype=np.int64)                      # win, loss, unresolved
     nodes_hist = np.zeros((3, NODE_DECADES), dtype=np.int64)   # by outcome, decade of nodes
-    tempo_hist = np.zeros(N_KINDS * 8, dtype=np.int64)         # D* of won deals (tempo mode)
+    # tempo mode, by D*: deals where it is exact; where not, its lower and its upper bound
+    tempo_hist = np.zeros((3, TEMPO_BINS), dtype=np.int64)
     node_sum = np.zeros(2, dtype=np.int64)                     # nodes, max depth sum
-    cdef int64_t[::1] out = outcome, tph = tempo_hist, ns = node_sum
+    cdef int64_t[::1] out = outcome, ns = node_sum
+    cdef int64_t[:, ::1] tph = tempo_hist
     cdef int64_t[:, ::1] nh = nodes_hist
     if not ctx_init(&x, options.get("tt_bits", 20)):
         ctx_free(&x)
@@ -510,11 +517,18 @@ def solo_shard(object deal_bitgen, int n_deals, dict options):
             for i in range(n_deals):
                 rng_partial_shuffle(&rng, pack, N_KINDS, N_KINDS - 1)
                 solo_deal(&x, &root, pack)
-                res = solo_search(&x, &root)
+                if x.tempo:
+                    res = solo_tempo_bounds(&x, &root, &low, &high)
+                    if low == high:
+                        tph[0, min(low, TEMPO_BINS - 1)] += 1
+                    elif res != RES_LOSS:
+                        tph[1, min(low, TEMPO_BINS - 1)] += 1
+                        if high >= 0:
+                            tph[2, min(high, TEMPO_BINS - 1)] += 1
+                else:
+                    res = solo_search(&x, &root)
                 if res == RES_WIN:
                     out[0] += 1
-                    if x.tempo:
-                        tph[x.best if x.best < N_KINDS * 8 else N_KINDS * 8 - 1] += 1
                 elif res == RES_LOSS:
                     out[1] += 1
                 else:
