@@ -330,6 +330,8 @@ def _print_run(stored, as_json: bool) -> None:
         print(f"{key:<{width}}  {value}")
     options = stored.config.get("rule_options", {})
     print(f"{'rule_options':<{width}}  {json.dumps(options, default=list)}")
+    if stored.config.get("constraint"):          # constrained deals (analyzer/constrained.py)
+        print(f"{'constraint':<{width}}  {json.dumps(stored.config['constraint'], ensure_ascii=False)}")
     if stored.counters:
         df = counters_frame(stored.counters)
         table = df.groupby("counter", sort=False).agg(cells=("value", "size"), total=("value", "sum")).reset_index()

@@ -1,6 +1,7 @@
 """Constrained deals (analyzer/constrained.py) and piquet's use of them: validation, the dealer's
 uniformity, the predicate language, exact conditional odds, reproducibility across workers."""
 import json
+import re
 import subprocess
 import sys
 from fractions import Fraction
@@ -237,6 +238,14 @@ def test_cli_given_hand_prints_exact_conditional_odds():
     rows = {(r["event"], r["player"]): r for r in data["table"]}
     assert rows[("four aces", "elder")]["exact"] == 1.0
     assert 0 < rows[("carte blanche", "younger")]["exact"] < 0.01
+    given = ["piquet", "odds", "--younger", "AS", "--where", "count(elder & aces) == 0", "--deals", "3000", "--no-exact"]
+    stored = subprocess.run([sys.executable, "-m", "analyzer", *given], capture_output=True, text=True, check=True)
+    assert "# given: where count(elder & aces) == 0; younger AS; 3,000 deals accepted of" in stored.stdout
+    run_id = json.loads(subprocess.run([sys.executable, "-m", "analyzer", *given, "--json"], capture_output=True,
+                                       text=True, check=True).stdout)["run"]["run_id"]
+    show = subprocess.run([sys.executable, "-m", "analyzer", "runs", "show", str(run_id)], capture_output=True,
+                          text=True, check=True)
+    assert re.search(r'constraint +\{"where": "count\(elder & aces\) == 0", "younger": "AS"\}', show.stdout)
     bad = subprocess.run([sys.executable, "-m", "analyzer", "piquet", "deals", "--younger", "AS", "--talon", "AS",
                           "--no-store"], capture_output=True, text=True)
     assert bad.returncode == 2 and "in both the talon and the younger" in bad.stderr
