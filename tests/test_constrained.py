@@ -262,3 +262,12 @@ def test_given_packs_play_exactly_like_the_kernels_own_deals():
     own = core.deal_shard(shard_bit_generators(9, 0, 3), 3_000, RULES, strategies)
     for key in own:
         assert np.array_equal(given[key], own[key]), key
+
+
+def test_python_strategies_play_constrained_deals_like_the_compiled_ones():
+    def counters(play):
+        return run(RunConfig(game="piquet", analysis="deal", rules="ru_seed", deals=300, seed=1, shard_size=100,
+                             strategies={"elder_play": play},
+                             constraint={"elder": "AS KS QS", "where": "count(younger & aces) >= 1"}), workers=2).counters
+    python, compiled = counters("python:piquet_python_greedy:GreedyPlayer"), counters("greedy")
+    assert all(np.array_equal(python[k], compiled[k]) for k in compiled)
