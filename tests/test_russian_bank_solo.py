@@ -202,6 +202,20 @@ def test_solo_analysis_adds_up_across_shards():
     assert table.ci_low[0] <= table.solvable[0] <= table.ci_high[0]
 
 
+def test_ladder_stages_equal_runs_with_smaller_budgets():
+    # §10.7 ladder read off one run: the search is deterministic, so the deals resolved within
+    # 10^k nodes are exactly those a run with budget 10^k - 1 resolves, with the same outcomes.
+    from analyzer._core import russian_bank as core
+    options = dict(k=None, strict=False, open_pool=True, dominance=True, d3=True, tempo=False, tt_bits=16)
+    big = core.solo_shard(np.random.PCG64(11), 60, dict(options, budget=20_000))
+    ladder = rb.ladder_table(big, 20_000)
+    for k in (2, 3, 4):
+        small = core.solo_shard(np.random.PCG64(11), 60, dict(options, budget=10 ** k - 1))
+        stage = ladder[ladder.node_budget == f"1e{k}"].iloc[0]
+        assert (stage.won, stage.lost, stage.unresolved) == tuple(int(x) for x in small["outcome"])
+    assert ladder.unresolved.is_monotonic_decreasing
+
+
 def test_solo_kernel_matches_single_position_solver():
     # The first layout of a shard is the first pack deal_packs draws from the same bit generator.
     from analyzer._core import russian_bank as core

@@ -753,9 +753,10 @@ def nodes_table(counters: dict) -> pd.DataFrame:
 
 
 def ladder_table(counters: dict, budget: int) -> pd.DataFrame:
-    """The escalation ladder of §10.7 read off one run: the search is a deterministic DFS, so a
-    run with budget 10^k nodes resolves exactly the deals this run resolved within 10^k nodes
-    (the unresolved deals of a stage are the ones a larger budget re-runs)."""
+    """The escalation ladder of §10.7 read off one solvability run (not a tempo run): the search
+    is a deterministic DFS, so a run with budget 10^k nodes resolves exactly the deals this run
+    resolved within 10^k nodes (the unresolved deals of a stage are the ones a larger budget
+    re-runs)."""
     hist = counters["nodes_hist"]
     n = int(hist.sum())
     rows = []
@@ -941,6 +942,14 @@ def _cmd_solo(args) -> int:
 
     result = cli.execute(args, "russian_bank", "solo")
     cli.emit_table(args, result, solvability_table(result.counters, "SOLO"))
+    if not args.json:
+        rules = resolve(result.config.rules, dict(result.config.overrides))
+        if rules["tempo"]:
+            print("\nD* (fewest discards of a win): exact, or lower / upper bounds:")
+            print(tempo_table(result.counters).to_string(index=False))
+        else:
+            print("\nescalation ladder (the same deals with smaller budgets):")
+            print(ladder_table(result.counters, rules["node_budget"]).to_string(index=False))
     return 0 if result.complete else cli.EXIT_INTERRUPTED
 
 
