@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from analyzer._core import russian_bank as core
-from analyzer.compare import compare
+from analyzer.compare import COMPARE_COUNTERS, compare
 from analyzer.games import russian_bank as rb
 from analyzer.runner import RunConfig, run, shard_bit_generators
 
@@ -52,6 +52,7 @@ def test_both_games_of_every_deal_replay_move_by_move(a, b):
     greedy_stream = 3 - random_stream
     state = core.DuelState(rb.resolve("default", caps), fresh[random_stream])
     deals = core.deal_stream(fresh[0], n)
+    loads, redeals, actions = np.zeros(2, np.int64), np.zeros(2, np.int64), 0
     for d, packs in enumerate(deals):
         for game, by_pack in enumerate(((a, b), (b, a))):
             state.deal(*packs)
@@ -59,6 +60,10 @@ def test_both_games_of_every_deal_replay_move_by_move(a, b):
             while state.status()["end"] == "running":
                 state.step(by_pack)
             st = state.status()
+            a_pack = game
+            loads += [st["loads"][a_pack], st["loads"][1 - a_pack]]
+            redeals += [state.piles()["redeals"][a_pack], state.piles()["redeals"][1 - a_pack]]
+            actions += st["actions"]
             assert rows[d, game, ROW_FIRST] == first
             assert rows[d, game, ROW_END] == END_CODES[st["end"]]
             assert rows[d, game, ROW_WINNER] == (st["winner"] if st["end"] == "win" else -1)
@@ -74,8 +79,25 @@ def test_both_games_of_every_deal_replay_move_by_move(a, b):
     expected = dict(pairs=n, diff_sum=d.sum(), diff_sq_sum=(d * d).sum(), wins=(d > 0).sum(), draws=(d == 0).sum(),
                     losses=(d < 0).sum(), a_sum=ra.sum(), a_sq_sum=(ra * ra).sum(), b_sum=rb_.sum(),
                     b_sq_sum=(rb_ * rb_).sum())
-    assert {k: int(v[0]) for k, v in counters.items()} == {k: int(v) for k, v in expected.items()}
+    assert {k: int(counters[k][0]) for k in COMPARE_COUNTERS} == {k: int(v) for k, v in expected.items()}
     assert (rows[:, :, ROW_END] == END_CODES["win"]).sum() > n   # most games are decided
+    # the duel statistics beside them: outcome by A's seat, length, loads, redeals, actions
+    by_seat = np.zeros((2, 4), np.int64)
+    for game in range(2):
+        a_seat = (rows[:, game, ROW_FIRST] != game).astype(int)
+        won = rows[:, game, ROW_END] == END_CODES["win"]
+        outcome = np.where(won, np.where(rows[:, game, ROW_WINNER] == game, 0, 1),
+                           np.where(rows[:, game, ROW_END] == END_CODES["stall"], 2, 3))
+        np.add.at(by_seat, (a_seat, outcome), 1)
+    assert np.array_equal(counters["by_seat"], by_seat)
+    decided_turns = rows[:, :, ROW_TURNS][rows[:, :, ROW_END] == END_CODES["win"]]
+    assert np.array_equal(counters["turns_hist"], np.bincount(decided_turns, minlength=counters["turns_hist"].size))
+    assert list(counters["loads"]) == list(loads) and list(counters["redeals"]) == list(redeals)
+    assert counters["actions"][0] == actions
+    table = rb.duplicate_table(counters, a, b)
+    row = table.set_index("event").loc
+    assert row[f"{a} (A) wins", "count"] == by_seat[:, 0].sum() and row["draw", "n"] == 2 * n
+    assert row["first wins", "count"] + row["second wins", "count"] + row["draw", "count"] == 2 * n
 
 
 def test_pairing_identity_with_the_duel_analysis():

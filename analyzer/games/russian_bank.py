@@ -13,10 +13,11 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 import pandas as pd
+from scipy.stats import norm
 
 from .._core import russian_bank as core
 from ..cards import parse_card, tokenize
-from ..stats import wilson
+from ..stats import CONFIDENCE, histogram_moments, wilson
 from . import Analysis, Game
 
 RANKS = "A23456789TJQK"
@@ -777,29 +778,74 @@ def tempo_table(counters: dict) -> pd.DataFrame:
                               upper_bound=int(hist[2, d])) for d in nz])
 
 
+def _rate(pair: str, event: str, count: int, n: int) -> dict:
+    low, high = wilson(count, n)
+    return dict(pair=pair, event=event, count=count, n=n, estimate=count / n if n else np.nan,
+                ci_low=float(low), ci_high=float(high))
+
+
+def _mean(pair: str, event: str, total: float, n: int) -> dict:
+    return dict(pair=pair, event=event, count=np.nan, n=n, estimate=total / n if n else np.nan,
+                ci_low=np.nan, ci_high=np.nan)
+
+
+def _advantage(pair: str, w1: int, w2: int, n: int) -> dict:
+    """First-mover advantage A = W1 - W2 (§9.4) with its normal interval (one multinomial sample:
+    var = (W1 + W2 - A^2) / n)."""
+    if not n:
+        return _mean(pair, "first-mover advantage W1-W2", 0, 0)
+    p1, p2 = w1 / n, w2 / n
+    half = norm.ppf(0.5 + CONFIDENCE / 2) * np.sqrt(max(p1 + p2 - (p1 - p2) ** 2, 0.0) / n)
+    return dict(pair=pair, event="first-mover advantage W1-W2", count=np.nan, n=n, estimate=p1 - p2,
+                ci_low=p1 - p2 - half, ci_high=p1 - p2 + half)
+
+
+def _seat_rows(pair: str, w1: int, w2: int, stall: int, cap: int) -> list[dict]:
+    games = w1 + w2 + stall + cap
+    return [_rate(pair, "first wins", w1, games), _rate(pair, "second wins", w2, games),
+            _rate(pair, "draw", stall + cap, games), _rate(pair, "draw by cap", cap, games),
+            _rate(pair, "first share of decided", w1, w1 + w2), _advantage(pair, w1, w2, games)]
+
+
 def duel_table(counters: dict, label: str = "") -> pd.DataFrame:
+    """Outcomes of a duel run by seat (§9.4): W1, W2, draws (never folded into losses), the first
+    player's share of the decided games, first-mover advantage, length, cards loaded by seat."""
     games = int(counters["games"][0])
     w1, w2, stall, cap = (int(x) for x in counters["outcome"])
-    rows = []
-    for event, count, n in (("first wins", w1, games), ("second wins", w2, games), ("draw", stall + cap, games),
-                            ("draw by cap", cap, games), ("first share of decided", w1, w1 + w2)):
-        low, high = wilson(count, n)
-        rows.append(dict(pair=label, event=event, count=count, n=n, estimate=count / n if n else np.nan,
-                         ci_low=float(low), ci_high=float(high)))
-    decided = w1 + w2
-    rows.append(dict(pair=label, event="first-mover advantage W1-W2", count=np.nan, n=games,
-                     estimate=(w1 - w2) / games if games else np.nan, ci_low=np.nan, ci_high=np.nan))
-    rows.append(dict(pair=label, event="mean turns (decided)", count=np.nan, n=decided,
-                     estimate=counters["sums"][3] / decided if decided else np.nan, ci_low=np.nan, ci_high=np.nan))
-    rows.append(dict(pair=label, event="mean cards loaded per game", count=np.nan, n=games,
-                     estimate=counters["sums"][1] / games if games else np.nan, ci_low=np.nan, ci_high=np.nan))
+    rows = _seat_rows(label, w1, w2, stall, cap)
+    rows.append(_mean(label, "mean turns (decided)", counters["sums"][3], w1 + w2))
+    rows.append(_mean(label, "mean actions per game", counters["sums"][0], games))
+    for seat, name in enumerate(("first", "second")):
+        rows.append(_mean(label, f"cards loaded per game by {name}", counters["seat_sums"][seat, 0], games))
+    return pd.DataFrame(rows)
+
+
+def duplicate_table(counters: dict, a: str, b: str) -> pd.DataFrame:
+    """The duel statistics of a duplicate comparison (compare analysis): every deal twice, packs and
+    so seats swapped between strategy A and B. Rates per game by strategy and by seat, A's share
+    of the decided games, first-mover advantage over both strategies' games, length, loads."""
+    pair = f"{a} vs {b}"
+    seat = counters["by_seat"]                 # [A first / A second][A wins, B wins, stall, cap]
+    games = int(seat.sum())
+    a_wins, b_wins = int(seat[:, 0].sum()), int(seat[:, 1].sum())
+    stall, cap = int(seat[:, 2].sum()), int(seat[:, 3].sum())
+    rows = [_rate(pair, f"{a} (A) wins", a_wins, games), _rate(pair, f"{b} (B) wins", b_wins, games),
+            _rate(pair, f"{a} (A) share of decided", a_wins, a_wins + b_wins),
+            _rate(pair, f"{a} (A) wins as first", int(seat[0, 0]), int(seat[0].sum())),
+            _rate(pair, f"{a} (A) wins as second", int(seat[1, 0]), int(seat[1].sum()))]
+    # seats (and the draws): the first player wins when A moved first and won, or B did
+    rows += _seat_rows(pair, int(seat[0, 0] + seat[1, 1]), int(seat[0, 1] + seat[1, 0]), stall, cap)
+    decided = a_wins + b_wins
+    rows.append(_mean(pair, "mean turns (decided)", histogram_moments(counters["turns_hist"])[1], decided))
+    for i, name in enumerate((a, b)):
+        rows.append(_mean(pair, f"cards loaded per game by {name} ({'AB'[i]})", counters["loads"][i], games))
+        rows.append(_mean(pair, f"redeals per game by {name} ({'AB'[i]})", counters["redeals"][i], games))
     return pd.DataFrame(rows)
 
 
 # ---------------------------------------------------------------------------------------------
 # Report
 
-REPORT_DUEL_GAMES = 20_000
 SOLO_SHARD = 250            # solver shards are slow: small shards keep every worker busy
 # (label, deals, overrides): the headline variant gets the larger sample and budget. These keep
 # `kozyr report` to minutes of CPU; the headline figure itself needs `kozyr russian_bank solo` runs
@@ -874,35 +920,60 @@ def build_report(ctx) -> list:
     sections[0].figures.append(("Tempo D* of SOLO(∞, none): exact values and bounds (§9.2; D*+1 is the solo race "
                                 "length in turns).", fig))
 
-    duel_rows = []
-    for first in _STRATEGY_NAMES:
-        for second in _STRATEGY_NAMES:
-            r = ctx.run("russian_bank", "duel", "default", REPORT_DUEL_GAMES,
-                        strategies=dict(first=first, second=second))
-            duel_rows.append(duel_table(r.counters, f"{first} vs {second}"))
-    duel = pd.concat(duel_rows, ignore_index=True)
-    sections.append(Section(
+    sections.append(duel_section(ctx))
+    return sections
+
+
+# Report samples: self-play by seat, and duplicate comparisons (deals, each played twice). The
+# planner is ~40 times slower than G1, so its samples are smaller; all of it is a few CPU-seconds.
+REPORT_SELF_PLAY = (("greedy", 20_000), ("lookahead", 4_000), ("random", 2_000))
+REPORT_DUPLICATE = (("lookahead", "greedy", 2_000), ("greedy", "random", 2_000), ("lookahead", "random", 1_000))
+
+
+def duel_section(ctx):
+    from ..compare import compare_table
+    from ..report import Section, distribution_plot, rate_bars
+
+    tables, lengths, bars, compared = [], {}, [], []
+    for name, games in REPORT_SELF_PLAY:
+        r = ctx.run("russian_bank", "duel", "default", games, strategies=dict(first=name, second=name))
+        table = duel_table(r.counters, f"{name} vs {name}")
+        tables.append(table)
+        bars.append(table[table.event.isin(("first wins", "second wins", "draw"))])
+        lengths[f"{name} self-play"] = r.counters["turns_hist"]
+    for a, b, deals in REPORT_DUPLICATE:
+        r = ctx.run("russian_bank", "compare", "default", deals, strategies=dict(a=a, b=b), shard_size=COMPARE_SHARD)
+        table = duplicate_table(r.counters, a, b)
+        tables.append(table)
+        bars.append(table[table.event.isin((f"{a} (A) wins", f"{b} (B) wins", "draw"))])
+        lengths[f"{a} vs {b} (duplicate)"] = r.counters["turns_hist"]
+        compared.append((a, b, r.counters))
+    duel = pd.concat(tables, ignore_index=True)
+    points = compare_table(compared)
+    section = Section(
         "Russian Bank: the duel with blind policies",
         "Two players with the default rules of §8 (strict foundation priority, loading on stock and "
-        "waste, unlimited redeals, draw after 250 turns without progress). 'first' is the player who "
-        "moves first (the higher stock top). 'greedy' is the priority policy G1 of §10.6, 'random' a "
-        "uniform legal action; both see only face-up cards. Draws are reported, never folded into "
-        "losses. Swapping the pairs' seats (greedy vs random and random vs greedy) is the duplicate "
-        "comparison of the two policies.",
-        tables=[("Duel outcomes by strategy pair", duel)],
-    ))
-    fig, ax = plt.subplots(figsize=(7, 3.5))
-    pairs = duel.pair.unique()
-    shares = {e: [float(duel[(duel.pair == p) & (duel.event == e)].estimate.iloc[0]) for p in pairs]
-              for e in ("first wins", "second wins", "draw")}
-    bottom = np.zeros(len(pairs))
-    for event, values in shares.items():
-        ax.bar(pairs, values, bottom=bottom, label=event)
-        bottom += values
-    ax.set_ylabel("share of games")
-    ax.legend()
-    sections[1].figures.append(("First-player wins, second-player wins and draws by strategy pair.", fig))
-    return sections
+        "waste, unlimited redeals, draw after 250 turns without progress). All policies are blind "
+        "(they see only face-up cards): 'greedy' is the priority policy G1 of §10.6, 'lookahead' the "
+        "turn planner (the best plan of up to three actions of its own turn, stopping at any action "
+        "that turns up an unseen card, valued by the opponent's private cards minus its own, stock "
+        "cards twice), 'random' a uniform legal action. Self-play rows (σ vs σ) give the rates by seat: "
+        "'first' moves first (the higher stock top). Strategy comparisons are in duplicate format: "
+        "every deal is played twice from the same start, the two strategies swapping packs and so "
+        "seats; rates are per game, with 95% Wilson intervals; draws are reported, never folded into "
+        "losses. The first-mover advantage W1−W2 has a normal interval. The points table is "
+        "`kozyr compare`: per deal, A's points won minus B's (winner scores 30 + 2 × loser's stock + "
+        "loser's hand and waste), paired over the two games of the deal.",
+        tables=[("Duel outcomes by strategy pair", duel),
+                (f"Duplicate comparison: points per deal, A − B ({points.attrs['interval']} intervals)", points)],
+    )
+    rates = pd.concat(bars, ignore_index=True)
+    rates = rates.assign(label=rates.pair + ": " + rates.event)
+    section.figures.append(("Win and draw rates by strategy pair with 95% intervals (self-play by seat; "
+                            "duplicate comparisons by strategy).", rate_bars(rates, "label")))
+    section.figures.append(("Game length: turns of the decided games, by strategy pair.",
+                            distribution_plot(lengths, "turns (both players)")))
+    return section
 
 
 # ---------------------------------------------------------------------------------------------

@@ -224,7 +224,9 @@ def duel_shard(object deal_bitgen, object strategy_bitgen, int n_games, dict rul
     by_player = np.zeros(2, dtype=np.int64)      # wins of pack 0 / pack 1
     first_is_p0 = np.zeros(1, dtype=np.int64)
     sums = np.zeros(4, dtype=np.int64)           # actions, loads, redeals, turns of decided games
+    seat_sums = np.zeros((2, 2), dtype=np.int64) # per seat (first, second): cards loaded, redeals
     cdef int64_t[::1] out = outcome, th = turns_hist, sh = score_hist, bp = by_player, fp = first_is_p0, sm = sums
+    cdef int64_t[:, ::1] ss = seat_sums
     strat[0] = STRATEGIES[rules["first_strategy"]]
     strat[1] = STRATEGIES[rules["second_strategy"]]
     cdef int seat_strat[2]
@@ -250,6 +252,9 @@ def duel_shard(object deal_bitgen, object strategy_bitgen, int n_games, dict rul
                 sm[0] += g.actions
                 sm[1] += g.loads[0] + g.loads[1]
                 sm[2] += g.redeals[0] + g.redeals[1]
+                for seat in range(2):
+                    ss[seat, 0] += g.loads[first if seat == 0 else 1 - first]
+                    ss[seat, 1] += g.redeals[first if seat == 0 else 1 - first]
                 if g.end == END_WIN:
                     seat = 0 if g.winner == first else 1
                     out[seat] += 1
@@ -265,7 +270,8 @@ def duel_shard(object deal_bitgen, object strategy_bitgen, int n_games, dict rul
     finally:
         free(g)
     return {"games": np.array([n_games], dtype=np.int64), "outcome": outcome, "turns_hist": turns_hist,
-            "score_hist": score_hist, "wins_by_pack": by_player, "first_is_p0": first_is_p0, "sums": sums}
+            "score_hist": score_hist, "wins_by_pack": by_player, "first_is_p0": first_is_p0, "sums": sums,
+            "seat_sums": seat_sums}
 
 
 cdef enum:
@@ -283,8 +289,11 @@ def compare_shard(object bit_generators, Py_ssize_t n_deals, dict rules, dict st
     moves first, so each strategy plays both packs and both seats of the deal. A draws its random
     numbers from stream 1 in both games and B from stream 2. A strategy's per-deal result is the sum
     of its game scores over its two games (the winner's score of §7, 0 for a loss or a draw).
-    Counters in the layout of analyzer.compare. rows, if given, is an int32 array of shape
-    (n_deals, 2, ROW_WIDTH) that receives both games of every deal."""
+    Counters in the layout of analyzer.compare, and beside them the duel statistics of the 2 x
+    n_deals games by strategy: by_seat[A's seat (0 first, 1 second), outcome (A wins, B wins, stall
+    draw, capped draw)], loads and redeals [A, B], turns_hist (turns of the decided games) and
+    actions. rows, if given, is an int32 array of shape (n_deals, 2, ROW_WIDTH) that receives both
+    games of every deal."""
     cdef Rules r = make_rules(rules)
     cdef int players[2]
     cdef int seat_strat[2]
@@ -318,6 +327,15 @@ def compare_shard(object bit_generators, Py_ssize_t n_deals, dict rules, dict st
     cdef int64_t[::1] a_sq = counters["a_sq_sum"]
     cdef int64_t[::1] b_sum = counters["b_sum"]
     cdef int64_t[::1] b_sq = counters["b_sq_sum"]
+    counters["by_seat"] = np.zeros((2, 4), np.int64)
+    counters["loads"] = np.zeros(2, np.int64)
+    counters["redeals"] = np.zeros(2, np.int64)
+    counters["turns_hist"] = np.zeros(TURN_BINS, np.int64)
+    counters["actions"] = np.zeros(1, np.int64)
+    cdef int64_t[:, ::1] by_seat = counters["by_seat"]
+    cdef int64_t[::1] loads = counters["loads"], redeals = counters["redeals"]
+    cdef int64_t[::1] turns_hist = counters["turns_hist"], actions = counters["actions"]
+    cdef int a_pack, a_seat, outcome
     start = <Duel *>malloc(sizeof(Duel))
     g = <Duel *>malloc(sizeof(Duel))
     if start == NULL or g == NULL:
@@ -349,11 +367,23 @@ def compare_shard(object bit_generators, Py_ssize_t n_deals, dict rules, dict st
                     else:
                         play_game_seats(g, &r, seat_strat, &rng_b, &rng_a)
                     score = score_of(g, &r)
+                    a_pack = game                 # A's pack in this game
+                    a_seat = 0 if start.player == a_pack else 1
                     if g.end == END_WIN:
-                        if g.winner == game:      # A's pack in this game
+                        if g.winner == a_pack:
                             a += score
                         else:
                             b += score
+                        outcome = 0 if g.winner == a_pack else 1
+                        turns_hist[g.turns if g.turns < TURN_BINS else TURN_BINS - 1] += 1
+                    else:
+                        outcome = 2 if g.end == END_STALL else 3
+                    by_seat[a_seat, outcome] += 1
+                    loads[0] += g.loads[a_pack]
+                    loads[1] += g.loads[1 - a_pack]
+                    redeals[0] += g.redeals[a_pack]
+                    redeals[1] += g.redeals[1 - a_pack]
+                    actions[0] += g.actions
                     if keep_rows:
                         out_rows[d, game, ROW_FIRST] = start.player
                         out_rows[d, game, ROW_END] = g.end
