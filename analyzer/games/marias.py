@@ -452,13 +452,17 @@ class MariasPlayer:
         raise NotImplementedError
 
 
-def _trick_winner(trick: Sequence[tuple[int, str]], trump: str | None, order: str) -> int:
-    best = trick[0][1]
-    winner = trick[0][0]
-    for seat, card in trick[1:]:
-        if (card[1] == best[1] and order.index(card[0]) > order.index(best[0])) or (card[1] == trump != best[1]):
-            best, winner = card, seat
-    return winner
+# the cards of an 8-bit suit lane, high to low (as MARIAS32.from_mask lists them), per suit
+_LANE_CARDS = [[tuple(MARIAS32.card(8 * s + b) for b in range(7, -1, -1) if byte >> b & 1) for byte in range(256)]
+               for s in range(4)]
+_CARD = tuple(MARIAS32.card(b) for b in range(32))
+_BIT = {card: b for b, card in enumerate(_CARD)}
+_SUITS_OF = tuple("".join(s for i, s in enumerate(TRUMPS) if bits >> i & 1) for bits in range(16))   # hlasy
+
+
+def _cards(mask: int) -> tuple[str, ...]:
+    return (_LANE_CARDS[0][mask & 255] + _LANE_CARDS[1][mask >> 8 & 255] + _LANE_CARDS[2][mask >> 16 & 255]
+            + _LANE_CARDS[3][mask >> 24])
 
 
 class PythonCardPlay:
@@ -487,35 +491,35 @@ class PythonCardPlay:
             return -1
 
     def _answer(self, player, data: tuple) -> int:
-        seat, hand, legal, game, trump, actor, seven_holder, played, seats, talon, declared, won, points = data
+        (seat, hand, legal, game, trump, actor, seven_holder, played, seats, winners, played_mask, talon, declared,
+         won, points) = data
         contract = GAMES[game]
         suit_game = contract in SUIT_GAMES
         trump_suit = TRUMPS[trump] if suit_game else None
-        order = ORDER_SUIT if suit_game else ORDER_BETL
-        cards = [MARIAS32.card(b) for b in played]
-        plays = list(zip(seats, cards))
-        done = len(plays) // 3 * 3
-        tricks = tuple(tuple(plays[i:i + 3]) for i in range(0, done, 3))
+        plays = [(seat_, _CARD[b]) for seat_, b in zip(seats, played)]
+        done = len(winners) * 3
         view = PlayView(
-            seat=seat, actor=actor, contract=contract, trump=trump_suit, order=order,
-            hand=tuple(MARIAS32.from_mask(hand)), legal=tuple(MARIAS32.from_mask(legal)), trick=tuple(plays[done:]),
-            tricks=tricks, trick_winners=tuple(_trick_winner(t, trump_suit, order) for t in tricks),
-            talon=tuple(MARIAS32.from_mask(talon)), hlasy=tuple("".join(s for i, s in enumerate(TRUMPS) if d >> i & 1)
-                                                                for d in declared),
+            seat=seat, actor=actor, contract=contract, trump=trump_suit, order=ORDER_SUIT if suit_game else ORDER_BETL,
+            hand=_cards(hand), legal=_cards(legal), trick=tuple(plays[done:]),
+            tricks=tuple(tuple(plays[i:i + 3]) for i in range(0, done, 3)), trick_winners=tuple(winners),
+            talon=_cards(talon), hlasy=tuple(_SUITS_OF[d] for d in declared),
             seven_holder=None if seven_holder < 0 else seven_holder, tricks_won=won, card_points=points,
-            hand_mask=hand, legal_mask=legal, played_mask=sum(1 << b for b in played), rules=self.rules)
+            hand_mask=hand, legal_mask=legal, played_mask=played_mask, rules=self.rules)
         answer = player.choose_card(view)
+        bit = _BIT.get(answer, -1) if isinstance(answer, str) else -1
+        if bit >= 0 and legal >> bit & 1:
+            return bit
         card = MARIAS32.parse([answer] if isinstance(answer, str) else answer, 1, "card")[0]
         name = f"{type(player).__name__}.choose_card"
         if card not in view.hand:
             raise ValueError(f"{name} returned {card}, which {SEATS[seat]} does not hold (hand: {' '.join(view.hand)})")
         if card not in view.legal:
-            reason = _illegal_reason(list(view.hand), [c for _, c in view.trick], card, trump_suit, order,
+            reason = _illegal_reason(list(view.hand), [c for _, c in view.trick], card, trump_suit, view.order,
                                      seat == seven_holder, self.rules["hlas_queen_first"] and suit_game,
                                      list(view.legal))
-            raise ValueError(f"{name} returned {card}, which is not legal in trick {len(tricks) + 1}: {reason} "
+            raise ValueError(f"{name} returned {card}, which is not legal in trick {len(view.tricks) + 1}: {reason} "
                              f"(legal: {' '.join(view.legal)})")
-        return MARIAS32.bit(card)
+        return _BIT[card]        # "as" or ["AS"]: parsed as the project's notation
 
 
 GAME = Game(

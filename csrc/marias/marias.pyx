@@ -463,6 +463,7 @@ cdef int python_card(Play *p, int seat, mask32 legal, int slot) noexcept nogil:
         answer = ask_python(p, slot, (
             seat, std_mask(p.hand[seat], table), std_mask(legal, table), p.game, p.trump, p.actor, p.seven_holder,
             played, bytes([p.seat_log[i] for i in range(p.n_played)]),
+            bytes([p.trick_winner[i] for i in range(p.n_tricks)]), std_mask(p.played, table),
             std_mask(p.talon, table) if seat == p.actor else 0,
             (p.declared[0], p.declared[1], p.declared[2]), (p.tricks[0], p.tricks[1], p.tricks[2]),
             (p.cp[0], p.cp[1], p.cp[2])))
