@@ -69,8 +69,25 @@ def test_stovka_tables_add_up(forced_run):
     t = stovka_tables(c)
     n = int(c["qualified"][0])
     assert t["by max_hlas x trumps"].n.sum() == n == t["by A+T held"].n.sum() == t["by trump honours"].n.sum()
-    for name in ("by side aces", "by unguarded side tens", "by side voids", "by longest side suit"):
+    for name in ("by side aces", "by unguarded side tens", "by side voids", "by longest side suit",
+                 "by side singletons", "by defenders' hlasy", "by discard"):
         assert t[name].n.sum() == n and t[name].successes.sum() == int(c["success"][0]), name
+    # a 10-card hand with k trumps has at most (10 - k) side singletons, and at most 3
+    assert t["by side singletons"].side_singletons.max() <= 3
+    assert set(t["by defenders' hlasy"].defenders_hlasy) <= {0, 20, 40, 60, 80, 100}
+    # the heuristic discard keeps its trumps while two other cards are allowed
+    kinds = t["by discard"].groupby("discard").n.sum()
+    assert kinds.get("two trumps", 0) < 0.001 * n
+    # the distribution of S reproduces the money table: deals, sum and sum of squares per contract
+    dist = t["settlement distribution"]
+    for i, name in enumerate(("Stovka", "Hra (with tichá stovka)", "Sto a sedem", "Sedma a hra")):
+        rows = dist[dist.contract == name]
+        m, total, squares = c["money"][i]
+        assert rows.deals.sum() == m == rows.n.iloc[0]
+        assert (rows.S * rows.deals).sum() == total and (rows.S ** 2 * rows.deals).sum() == squares
+        assert (rows.ci_low <= rows.share).all() and (rows.share <= rows.ci_high).all()
+    # §6.5 on the distribution: Stovka never pays more than the best Hra outcome
+    assert dist[dist.contract == "Stovka"].S.max() <= dist[dist.contract == "Hra (with tichá stovka)"].S.max()
     # more side aces, more success (the heuristic actor cashes them)
     aces = t["by side aces"].set_index("side_aces")
     assert aces.rate[2] > aces.rate[0]

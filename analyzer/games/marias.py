@@ -734,9 +734,16 @@ def stovka_tables(counters: Mapping[str, np.ndarray]) -> dict[str, pd.DataFrame]
         counters["by_honours"][0], counters["by_honours"][1],
         dict(trump_honours=lambda k: "".join(h for i, h in enumerate(HONOUR_NAMES) if k[0] >> i & 1) or "none")))
     for key, column in (("by_side_aces", "side_aces"), ("by_unguarded_tens", "unguarded_side_tens"),
-                        ("by_side_voids", "side_voids"), ("by_longest_side", "longest_side_suit")):
+                        ("by_side_voids", "side_voids"), ("by_longest_side", "longest_side_suit"),
+                        ("by_side_singletons", "side_singletons")):
         tables[f"by {column.replace('_', ' ')}"] = pd.DataFrame(_success_rows(
             counters[key][0], counters[key][1], {column: lambda k: k[0]}))
+    tables["by defenders' hlasy"] = pd.DataFrame(_success_rows(
+        counters["by_def_hlas"][0], counters["by_def_hlas"][1], {"defenders_hlasy": lambda k: 20 * k[0]}))
+    tables["by discard"] = pd.DataFrame(_success_rows(
+        counters["by_discard"][0], counters["by_discard"][1],
+        dict(discard=lambda k: core.DISCARD_KINDS[k[0]], voids_made=lambda k: k[1])))
+    tables["settlement distribution"] = settlement_distribution(counters)
     hist = counters["count_hist"]
     total = hist.sum()
     tables["count distribution"] = pd.DataFrame(
@@ -763,6 +770,22 @@ def stovka_tables(counters: Mapping[str, np.ndarray]) -> dict[str, pd.DataFrame]
                              ci_low=float(lo), ci_high=float(hi)))
     tables["companion rates"] = pd.DataFrame(comp)
     return tables
+
+
+def settlement_distribution(counters: Mapping[str, np.ndarray]) -> pd.DataFrame:
+    """The distribution of S (per defender, in B) of each contract the forced experiment settles:
+    per value the deals, their share and its Wilson 95% interval."""
+    from .._core import marias as core
+
+    rows = []
+    for i, contract in enumerate(core.S_ROWS):
+        hist = counters["s_hist"][i]
+        n = int(hist.sum())
+        for j in np.flatnonzero(hist):
+            low, high = wilson(hist[j], n)
+            rows.append(dict(contract=contract, S=int(j) - core.S_OFFSET, n=n, deals=int(hist[j]), share=hist[j] / n,
+                             ci_low=float(low), ci_high=float(high)))
+    return pd.DataFrame(rows)
 
 
 def contracts_table(counters: Mapping[str, np.ndarray]) -> pd.DataFrame:

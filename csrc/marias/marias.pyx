@@ -90,6 +90,7 @@ cdef enum:
     ERR_NOT_IN_HAND = 1
     ERR_ILLEGAL = 2
     COUNT_BINS = 20                # counted points / 10
+    S_RANGE = 400                  # |S| per defender in the forced experiment stays below this
     N_HONOURS = 32                 # trump A, T, K, Q, 7 held (bit mask)
     N_HOLDINGS = 10
 
@@ -1241,6 +1242,10 @@ def new_counters():
         by_hlas_trumps=z(2, 3, 9), by_at=z(2, 9), by_honours=z(2, N_HONOURS), count_hist=z(COUNT_BINS),
         # §8.3 side-suit features after the discard: [trials/successes, value]
         by_side_aces=z(2, 4), by_unguarded_tens=z(2, 4), by_side_voids=z(2, 4), by_longest_side=z(2, 9),
+        by_side_singletons=z(2, 4),
+        by_def_hlas=z(2, 6),      # the defenders' hlasy (ex post) / 20
+        by_discard=z(2, 4, 3),    # discard kind (DISCARD_KINDS) x side-suit voids the discard made
+        s_hist=z(4, 2 * S_RANGE + 1),   # S per defender (B) + S_RANGE: stovka, hra, sto_a_sedem, sedma
         money=z(4, 3),            # rows stovka, hra, sto_a_sedem, sedma; columns n, sum S, sum S^2
         paired=z(2, 3),           # stovka - hra, sto_a_sedem - sedma: n, sum, sum of squares
         paired_positive=z(2),     # deals where the first contract of the pair paid more
@@ -1250,6 +1255,19 @@ def new_counters():
         contracts=z(N_GAMES, 5),
         proti=z(2), doubled=z(1),
     )
+
+
+DISCARD_KINDS = ("two side cards of one suit", "side cards of two suits", "a trump and a side card", "two trumps")
+S_ROWS = ("Stovka", "Hra (with tichá stovka)", "Sto a sedem", "Sedma a hra")
+S_OFFSET = S_RANGE                 # s_hist[row, S + S_OFFSET]
+
+
+cdef inline void count_s(int64_t[:, ::1] hist, int row, int value) noexcept nogil:
+    if value < -S_RANGE:
+        value = -S_RANGE
+    elif value > S_RANGE:
+        value = S_RANGE
+    hist[row, value + S_RANGE] += 1
 
 
 COMPANION = ("ticha stovka in Hra", "sedma (trump 7 wins the last trick)", "Hra won",
@@ -1306,7 +1324,10 @@ cdef void _stovka_loop(object bit_generators, Py_ssize_t n_deals, Rules *rules_p
     cdef int64_t[::1] proti_count = counters["proti"], doubled = counters["doubled"]
     cdef int64_t[:, ::1] by_side_aces = counters["by_side_aces"], by_unguarded_tens = counters["by_unguarded_tens"]
     cdef int64_t[:, ::1] by_side_voids = counters["by_side_voids"], by_longest_side = counters["by_longest_side"]
-    cdef int side_aces, unguarded, voids, longest, lane_n
+    cdef int64_t[:, ::1] by_side_singletons = counters["by_side_singletons"], by_def_hlas = counters["by_def_hlas"]
+    cdef int64_t[:, :, ::1] by_discard = counters["by_discard"]
+    cdef int64_t[:, ::1] s_hist = counters["s_hist"]
+    cdef int side_aces, unguarded, voids, longest, lane_n, singletons, made_voids, kind, n_trumps_out
     cdef bitgen_t *deal_bits = bitgen_pointer(bit_generators[0])
     cdef bitgen_t *play_bits = bitgen_pointer(bit_generators[1])
     cdef bitgen_t *bid_bits = bitgen_pointer(bit_generators[2])
@@ -1423,9 +1444,13 @@ cdef void _stovka_loop(object bit_generators, Py_ssize_t n_deals, Rules *rules_p
                         unguarded = 0
                         voids = 0
                         longest = 0
+                        singletons = 0
+                        made_voids = 0
                         for s in range(4):
                             if s == trump:
                                 continue
+                            made_voids += (h12 & suit_mask(s)) != 0 and (hands[fh] & suit_mask(s)) == 0
+                            singletons += popcount32(hands[fh] & suit_mask(s)) == 1
                             side_aces += <int>((hands[fh] >> (8 * s + RA)) & 1)
                             unguarded += <int>(((hands[fh] >> (8 * s + RT)) & 3) == 1)    # the T held, the A not
                             lane_n = popcount32(hands[fh] & suit_mask(s))
@@ -1440,6 +1465,17 @@ cdef void _stovka_loop(object bit_generators, Py_ssize_t n_deals, Rules *rules_p
                         by_side_voids[1, voids] += hit
                         by_longest_side[0, longest] += 1
                         by_longest_side[1, longest] += hit
+                        by_side_singletons[0, singletons] += 1
+                        by_side_singletons[1, singletons] += hit
+                        by_def_hlas[0, o.hlasy_def // 20] += 1
+                        by_def_hlas[1, o.hlasy_def // 20] += hit
+                        n_trumps_out = popcount32(discard & suit_mask(trump))
+                        if n_trumps_out:
+                            kind = 1 + n_trumps_out
+                        else:
+                            kind = 0 if popcount32(discard & suit_mask(card_suit(lowest_bit32(discard)))) == 2 else 1
+                        by_discard[0, kind, made_voids] += 1
+                        by_discard[1, kind, made_voids] += hit
                         count_hist[sv // 10 if sv >= 0 else 0] += 1
                         sv = settle_both(&play, &rules, GAME_STOVKA, zero_k, -1, &won) // 2
                         sh = settle_both(&play, &rules, GAME_HRA, zero_k, -1, &won) // 2
@@ -1449,6 +1485,8 @@ cdef void _stovka_loop(object bit_generators, Py_ssize_t n_deals, Rules *rules_p
                         money[1, 0] += 1
                         money[1, 1] += sh
                         money[1, 2] += sh * sh
+                        count_s(s_hist, 0, sv)
+                        count_s(s_hist, 1, sh)
                         paired[0, 0] += 1
                         paired[0, 1] += sv - sh
                         paired[0, 2] += (sv - sh) * (sv - sh)
@@ -1470,6 +1508,8 @@ cdef void _stovka_loop(object bit_generators, Py_ssize_t n_deals, Rules *rules_p
                             money[3, 0] += 1
                             money[3, 1] += sh
                             money[3, 2] += sh * sh
+                            count_s(s_hist, 2, sv)
+                            count_s(s_hist, 3, sh)
                             paired[1, 0] += 1
                             paired[1, 1] += sv - sh
                             paired[1, 2] += (sv - sh) * (sv - sh)
