@@ -151,8 +151,19 @@ cdef inline void pool_take(const SoloCtx *x, Solo *s, int c) noexcept nogil:
     s.poolk &= ~(<uint64_t>1 << c)
 
 cdef inline uint64_t foundation_next(const Solo *s, int safe_only) noexcept nogil:
-    """The kinds that fit on their foundation now; with safe_only only the D1-safe ones (rank <= 2,
-    or both foundations of the other colour at least as high as this card's own foundation)."""
+    """The kinds that fit on their foundation now; with safe_only only the D1-safe ones (§10.5):
+    a card c of rank r (1 = ace) whose foundation is at r - 1 goes home without branching when
+    r <= 2, or both foundations of the other colour are at least r - 2 and the other foundation
+    of c's colour at least r - 3.
+    Why nothing is lost (one pack, π = none, so any available card may go home when it fits, and
+    an extra foundation card never hurts since the goal only empties stock, hand and waste): c's
+    only other use is as a landing spot in a house, for an other-colour r - 1 card X. Every such X
+    fits its foundation (that foundation is at r - 2 or higher) whenever it is available, so X can
+    go home instead; the only thing lost with X's house place is a landing spot for a c-colour
+    r - 2 card Y, which is home already (c's suit) or fits home (the other suit is at r - 3 or
+    higher); the cards of rank r - 3 that could land on Y are of X's colour and fit home too, and
+    so on down. So any winning line that uses c in a house can send the cards that used it home
+    instead (Blake & Gent's safe-move rule for single-pack patience, credited to Keller)."""
     cdef uint64_t m = 0
     cdef int st, f, lo
     for st in range(4):
@@ -161,7 +172,7 @@ cdef inline uint64_t foundation_next(const Solo *s, int safe_only) noexcept nogi
             continue
         if safe_only and f >= 2:
             lo = min(s.found[1], s.found[2]) if st == 0 or st == 3 else min(s.found[0], s.found[3])
-            if lo < f:
+            if lo < f - 1 or s.found[3 - st] < f - 2:
                 continue
         m |= <uint64_t>1 << (st * N_RANKS + f)
     return m

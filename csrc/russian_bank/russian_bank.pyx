@@ -34,8 +34,9 @@
 # hand cards (a pool mask over turning positions plus the position of the next card), valid for
 # every k and pi. Open-pool model (F1, only SOLO(inf, none)): any pool card is available.
 # Dominances: under strict, foundation plays are forced and commute (one pack), so they are played
-# as a closure; under none, D1 safe foundation plays (rank <= 2 or both opposite-colour foundations
-# at rank-1) are played without branching (option dominance=False turns this off for A/B checks).
+# as a closure; under none, D1 safe foundation plays (rank r <= 2, or both other-colour foundations
+# at r-2 and the other same-colour one at r-3; proof at foundation_next) are played without
+# branching (option dominance=False turns this off for A/B checks).
 
 import numpy as np
 cimport numpy as cnp
