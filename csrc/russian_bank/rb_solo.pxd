@@ -622,6 +622,7 @@ cdef inline int solo_tempo(SoloCtx *x, const Solo *root) noexcept nogil:
     x.gen += 1
     x.tt_mask = min((<uint64_t>1 << TT_MIN_BITS) - 1, x.tt_max_mask)
     x.tt_used = 0
+    x.truncated = 0
     x.nodes = 0
     x.max_depth = 0
     st = root[0]
@@ -646,7 +647,7 @@ cdef inline int solo_tempo(SoloCtx *x, const Solo *root) noexcept nogil:
         memmove(x.layer, x.layer + cur_n, x.layer_n * sizeof(Solo))
         cur_n = x.layer_n
         d += 1
-    return RES_LOSS
+    return RES_UNRESOLVED if x.truncated else RES_LOSS
 
 
 cdef inline int ctx_init(SoloCtx *x, int tt_bits) noexcept nogil:
