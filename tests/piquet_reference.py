@@ -112,8 +112,11 @@ class Play:
     """Running state of the card play, from elder's lead (player 0) to the end."""
 
     def __init__(self, preset, decl_totals, repik, pik_window="until_opponent_scores",
-                 leader=0, tricks_done=0, won=(0, 0), points=(0, 0), pik_count=None, window_open=True, pik=False):
-        self.style = CLASSIC_PLAY if preset == "classic" else SEED_PLAY
+                 leader=0, tricks_done=0, won=(0, 0), points=(0, 0), pik_count=None, window_open=True, pik=False,
+                 capot_keeps_last=None):
+        self.style = dict(CLASSIC_PLAY if preset == "classic" else SEED_PLAY)
+        if capot_keeps_last is not None:        # the rule option capot_keeps_last_trick
+            self.style["capot_keeps_last"] = capot_keeps_last
         self.leader, self.tricks_done = leader, tricks_done
         self.won, self.points = list(won), list(points)
         self.pik_possible = decl_totals[1] == 0 and not repik[0]

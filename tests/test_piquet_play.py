@@ -153,28 +153,37 @@ def test_deal_scorer_matches_reference_on_random_deals(preset, window, runslow):
         assert [r.elder.total, r.younger.total] == ref.score_full_deal(elder, younger, tricks, preset, window)
 
 
-@pytest.mark.parametrize("preset", ["ru_seed", "classic"])
-def test_double_dummy_matches_minimax_on_endgames(preset):
+@pytest.mark.parametrize("preset,options", [("ru_seed", {}), ("classic", {}),
+                                            ("ru_seed", {"pik_window": "whole_play"}),
+                                            ("ru_seed", {"capot_keeps_last_trick": True})])
+def test_double_dummy_matches_minimax_on_endgames(preset, options):
     rng = random.Random(5)
-    options = _options(preset)
+    window_rule = options.get("pik_window", "until_opponent_scores")
+    keeps_last = options.get("capot_keeps_last_trick")
+    options = _options(preset, **options)
     for case in range(60):
-        n = rng.choice((3, 4))
+        n = rng.choice((3, 4, 5) if keeps_last else (3, 4))
         cards = rng.sample(PIQUET32.cards, 2 * n)
         elder, younger = cards[:n], cards[n:]
         done = 12 - n
         elder_won = rng.randint(0, done)
         leader = rng.randint(0, 1)
         window = elder_won == done and leader == 0
+        if keeps_last:           # make a capot reachable more often
+            elder_won, leader, window = done, 0, True
         pik_possible = rng.random() < 0.6
         count = rng.randint(10, 29)
         announced = None
         if preset == "ru_seed" and rng.random() < 0.2 and elder_won in (0, done):
             announced = 0 if elder_won == done else 1
-        value, card, _ = kernel.solve_position(PIQUET32.mask(elder), PIQUET32.mask(younger), leader, elder_won,
-                                               done - elder_won, int(pik_possible), count, int(window),
-                                               -1 if announced is None else announced, options)
-        play = ref.Play(preset, (20, 0 if pik_possible else 5), (0, 0), leader=leader, tricks_done=done,
-                        won=(elder_won, done - elder_won), pik_count=count, window_open=window)
+        args = (PIQUET32.mask(elder), PIQUET32.mask(younger), leader, elder_won, done - elder_won,
+                int(pik_possible), count, int(window), -1 if announced is None else announced, options)
+        value, card, _ = kernel.solve_position(*args)
+        # the zero-window passes of MTD(f) exercise the value bounds differently
+        assert kernel.solve_position(*args, method="mtdf")[0] == value, (case, elder, younger)
+        play = ref.Play(preset, (20, 0 if pik_possible else 5), (0, 0), window_rule, leader=leader, tricks_done=done,
+                        won=(elder_won, done - elder_won), pik_count=count, window_open=window,
+                        capot_keeps_last=keeps_last)
         assert value == ref.minimax([set(elder), set(younger)], play, announced), (case, elder, younger)
         assert PIQUET32.card(card) in (elder if leader == 0 else younger)
 

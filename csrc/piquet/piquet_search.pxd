@@ -226,7 +226,8 @@ cdef inline void value_bounds(const PlayState *s, const PiquetRules *rules, int 
             elder_total = s.tricks_won[ELDER] + t
             younger_total = s.tricks_won[YOUNGER] + r - t
             last = rules.last_trick_value
-            if (sigma == 1 and elder_total == TRICKS) or (sigma == -1 and younger_total == TRICKS):
+            if not rules.capot_keeps_last_trick and (
+                    (sigma == 1 and elder_total == TRICKS) or (sigma == -1 and younger_total == TRICKS)):
                 last = 1
             v = lead_sign + 4 * t - 2 * r + (last - 2) * sigma
             bonus = 0
