@@ -19,16 +19,23 @@ from piquet_rules cimport (PiquetRules, PlayState, play_trick, legal_follows, TR
 cdef enum:
     TT_BITS = 18
     TT_SIZE = 1 << TT_BITS
+    TT_MIN_CARDS = 4             # positions with fewer cards per hand are searched without the table
     INF = 30000
     MAX_MOVES = 12
 
 
-cdef struct TTEntry:
-    uint64_t hands               # elder mask << 32 | younger mask
-    uint32_t extra               # leader, elder tricks, pik need, announcement (+1 so 0 = empty)
+cdef extern from *:
+    """
+    static inline void kozyr_prefetch(const void *p) { __builtin_prefetch(p); }
+    """
+    void prefetch "kozyr_prefetch"(const void *p) noexcept nogil
+
+
+cdef struct TTEntry:             # 16 bytes; an empty entry has key == 0, which no position has
+    uint64_t key                 # relative_key of the hands | state_extra << 40
     int16_t lower
     int16_t upper
-    int8_t best
+    int8_t best                  # the best lead, as 8 * suit + its rank among the suit's cards in play
 
 
 cdef struct Solver:
@@ -58,14 +65,48 @@ cdef inline int pik_need(const PlayState *s, const PiquetRules *rules) noexcept 
     return rules.pik_threshold - s.pik_count
 
 
-cdef inline uint32_t state_extra(const PlayState *s, const PiquetRules *rules) noexcept nogil:
-    return <uint32_t>(1 + s.leader + (s.tricks_won[ELDER] << 1) + (pik_need(s, rules) << 5)
-                      + ((s.announced + 1) << 12))
+cdef inline uint16_t state_extra(const PlayState *s, const PiquetRules *rules) noexcept nogil:
+    # bit 0 leader, bits 1-4 elder's tricks, bits 5-6 announcement + 1, bits 7-14 pik need (<= 200)
+    return <uint16_t>(s.leader | (s.tricks_won[ELDER] << 1) | ((s.announced + 1) << 5)
+                      | (pik_need(s, rules) << 7))
 
 
-cdef inline uint32_t tt_index(uint64_t hands, uint32_t extra) noexcept nogil:
-    cdef uint64_t h = (hands ^ (<uint64_t>extra << 40) ^ extra) * <uint64_t>0x9E3779B97F4A7C15
-    return <uint32_t>(h >> (64 - TT_BITS))
+cdef inline uint64_t relative_key(mask32 elder, mask32 younger) noexcept nogil:
+    """The two hands with the cards out of play squeezed out: for each suit, one bit per card
+    still in play from the lowest up (1 = younger's) and a 1 above them to mark the length, nine
+    bits a suit. Play values depend only on this (no card is worth points by its rank), so
+    positions reached by playing different cards of the same relative standing share an entry."""
+    cdef uint64_t key = 0
+    cdef uint32_t lane, owners, k
+    cdef int suit, c
+    for suit in range(4):
+        lane = ((elder | younger) >> (8 * suit)) & 0xFF
+        owners = 0
+        k = 0
+        while lane:
+            c = lowest_bit32(lane)
+            owners |= ((younger >> (8 * suit + c)) & 1) << k
+            k += 1
+            lane &= lane - 1
+        key |= <uint64_t>(owners | (1u << k)) << (9 * suit)
+    return key
+
+
+cdef inline int relative_card(int card, mask32 in_play) noexcept nogil:
+    cdef int suit = card >> 3
+    return 8 * suit + popcount32((in_play >> (8 * suit)) & ((1u << (card & 7)) - 1))
+
+
+cdef inline int absolute_card(int rel, mask32 in_play) noexcept nogil:
+    cdef uint32_t lane = (in_play >> (8 * (rel >> 3))) & 0xFF
+    cdef int i
+    for i in range(rel & 7):
+        lane &= lane - 1
+    return 8 * (rel >> 3) + lowest_bit32(lane) if lane else -1
+
+
+cdef inline uint32_t tt_index(uint64_t key) noexcept nogil:
+    return <uint32_t>((key * <uint64_t>0x9E3779B97F4A7C15) >> (64 - TT_BITS))
 
 
 cdef inline int terminal_value(const PlayState *s, const PiquetRules *rules) noexcept nogil:
@@ -188,17 +229,42 @@ cdef inline void order_replies(int *moves, int n, int lead) noexcept nogil:
 
 cdef inline int sure_tricks(mask32 leader_hand, mask32 follower_hand) noexcept nogil:
     """Tricks the leader can cash one after another whatever the follower does: in each suit, his
-    cards above the follower's best card of it (all of them where the follower is void)."""
-    cdef int suit, n = 0
+    cards above the follower's best card of it, or all his cards of the suit when those are at
+    least as many as the follower's cards of it (the follower is then void when they are gone)."""
+    cdef int suit, n = 0, tops
     cdef mask32 lane, mine, theirs
     for suit in range(4):
         lane = (<mask32>0xFF) << (8 * suit)
         mine = leader_hand & lane
         theirs = follower_hand & lane
+        if not mine:
+            continue
         if not theirs:
             n += popcount32(mine)
-        elif mine:
-            n += popcount32(mine & ~(((<mask32>2) << highest_bit32(theirs)) - 1))
+        else:
+            tops = popcount32(mine & ~(((<mask32>2) << highest_bit32(theirs)) - 1))
+            n += popcount32(mine) if tops >= popcount32(theirs) else tops
+    return n
+
+
+cdef inline int stopper_tricks(mask32 mine, mask32 theirs) noexcept nogil:
+    """Tricks a player takes whoever leads: the sum over suits of min(his cards above the
+    opponent's best card of the suit, the opponent's cards of the suit). The opponent must play
+    each of his cards of such a suit some time: led, it is beaten by one of these cards; thrown
+    on a lead of a suit he is void in, that trick is won anyway. Leading one of these cards
+    (or a card the opponent cannot follow) or following to a lead costs the count at most one
+    card per trick taken, and when void the player can always throw a card the count does not
+    use (otherwise the opponent would hold more cards than he)."""
+    cdef int suit, n = 0, tops, length
+    cdef mask32 lane, a, b
+    for suit in range(4):
+        lane = (<mask32>0xFF) << (8 * suit)
+        a = mine & lane
+        b = theirs & lane
+        if a and b:
+            tops = popcount32(a & ~(((<mask32>2) << highest_bit32(b)) - 1))
+            length = popcount32(b)
+            n += tops if tops < length else length
     return n
 
 
@@ -206,17 +272,19 @@ cdef inline void value_bounds(const PlayState *s, const PiquetRules *rules, int 
     """Bounds of the value to go under every-trick scoring with a last trick worth a total
     (ru_seed): with t more tricks for elder out of r and sigma = +1 if elder takes the last, the
     play points to come are lead(now) + 4t - 2r + (last - 2) * sigma; the bonuses follow from the
-    final trick counts. Elder's tricks lie between his sure tricks (if he leads) and r minus
-    younger's sure tricks (if younger leads); a pending pik may or may not come."""
-    cdef int r = TRICKS - s.tricks_done, t, sigma, last, v, bonus, sure
-    cdef int t_lo = 0, t_hi = r
+    final trick counts. Each player takes at least his stopper tricks, and the leader at least
+    the tricks he can cash; a pending pik may or may not come."""
+    cdef int r = TRICKS - s.tricks_done, t, sigma, last, v, bonus
     cdef int lead_sign = 1 if s.leader == ELDER else -1
     cdef int elder_total, younger_total, p
-    sure = sure_tricks(s.hand[s.leader], s.hand[1 - s.leader])
+    cdef mask32 e = s.hand[ELDER], y = s.hand[YOUNGER]
+    cdef int t_lo = stopper_tricks(e, y), y_lo = stopper_tricks(y, e), cash
+    cash = sure_tricks(s.hand[s.leader], s.hand[1 - s.leader])
     if s.leader == ELDER:
-        t_lo = sure
+        t_lo = max(t_lo, cash)
     else:
-        t_hi = r - sure
+        y_lo = max(y_lo, cash)
+    cdef int t_hi = r - y_lo
     low[0] = INF
     high[0] = -INF
     for t in range(t_lo, t_hi + 1):
@@ -261,9 +329,9 @@ cdef inline int search(Solver *sv, const PlayState *s, int alpha, int beta) noex
     cdef int maximise = s.leader == ELDER
     cdef int a2, b2
     cdef PlayState child
-    cdef uint64_t hands
-    cdef uint32_t extra, slot
-    cdef TTEntry *e
+    cdef uint64_t key = 0
+    cdef TTEntry *e = NULL
+    cdef int use_table
     if s.tricks_done == TRICKS:
         return terminal_value(s, sv.rules)
     if beats_all(s.hand[s.leader], s.hand[1 - s.leader]) or follower_sweeps(s.hand[s.leader], s.hand[1 - s.leader]):
@@ -276,19 +344,19 @@ cdef inline int search(Solver *sv, const PlayState *s, int alpha, int beta) noex
         if high <= alpha:
             return high
     sv.nodes += 1
-    hands = (<uint64_t>s.hand[ELDER] << 32) | s.hand[YOUNGER]
-    extra = state_extra(s, sv.rules)
-    slot = tt_index(hands, extra)
-    e = &sv.table[slot]
+    use_table = s.tricks_done <= TRICKS - TT_MIN_CARDS
     first = -1
-    if e.hands == hands and e.extra == extra:
+    if use_table:
+        key = relative_key(s.hand[ELDER], s.hand[YOUNGER]) | (<uint64_t>state_extra(s, sv.rules) << 40)
+        e = &sv.table[tt_index(key)]
+    if use_table and e.key == key:
         # Stored bounds cut off directly; they do not narrow the window (narrowing gave wrong
         # values here, caught by the tests that compare the search methods with each other).
         if e.lower >= beta:
             return e.lower
         if e.upper <= alpha:
             return e.upper
-        first = e.best
+        first = absolute_card(e.best, s.hand[ELDER] | s.hand[YOUNGER])
     alpha0 = alpha
     beta0 = beta
     n = group_tops(s.hand[s.leader], s.hand[1 - s.leader], moves)
@@ -340,9 +408,10 @@ cdef inline int search(Solver *sv, const PlayState *s, int alpha, int beta) noex
                 beta = best
         if alpha >= beta:
             break
-    if e.hands != hands or e.extra != extra:
-        e.hands = hands
-        e.extra = extra
+    if not use_table:
+        return best
+    if e.key != key:
+        e.key = key
         e.lower = -INF
         e.upper = INF
     if best <= alpha0:
@@ -352,7 +421,7 @@ cdef inline int search(Solver *sv, const PlayState *s, int alpha, int beta) noex
     else:
         e.lower = best
         e.upper = best
-    e.best = chosen
+    e.best = <int8_t>relative_card(chosen, s.hand[ELDER] | s.hand[YOUNGER])
     return best
 
 
