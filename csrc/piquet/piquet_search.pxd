@@ -17,9 +17,9 @@ from piquet_rules cimport (PiquetRules, PlayState, play_trick, legal_follows, TR
                            UNTIL_OPPONENT_SCORES, EVERY_TRICK, LAST_TOTAL)
 
 cdef enum:
-    TT_BITS = 18
+    TT_BITS = 14
     TT_SIZE = 1 << TT_BITS
-    TT_MIN_CARDS = 4             # positions with fewer cards per hand are searched without the table
+    TT_MIN_CARDS = 3             # positions with fewer cards per hand are searched without the table
     INF = 30000
     MAX_MOVES = 12
 
@@ -42,12 +42,17 @@ cdef struct Solver:
     TTEntry *table
     const PiquetRules *rules
     long nodes
+    int killer[2][TRICKS + 1]    # per leader and cards left: the last lead that cut off there
 
 
 cdef inline int solver_init(Solver *sv, const PiquetRules *rules) noexcept nogil:
+    cdef int i
     sv.table = <TTEntry *>calloc(TT_SIZE, sizeof(TTEntry))
     sv.rules = rules
     sv.nodes = 0
+    for i in range(TRICKS + 1):
+        sv.killer[0][i] = -1
+        sv.killer[1][i] = -1
     return sv.table != NULL
 
 
@@ -320,6 +325,15 @@ cdef inline void value_bounds(const PlayState *s, const PiquetRules *rules, int 
         high[0] += rules.pik_bonus
 
 
+cdef inline void move_to_front(int *moves, int n, int card) noexcept nogil:
+    cdef int i
+    for i in range(1, n):
+        if moves[i] == card:
+            moves[i] = moves[0]
+            moves[0] = card
+            return
+
+
 cdef inline int search(Solver *sv, const PlayState *s, int alpha, int beta) noexcept nogil:
     """Value to go (elder - younger) of a position at the start of a trick, within (alpha, beta):
     fail-soft alpha-beta with a transposition table of bounds."""
@@ -361,12 +375,9 @@ cdef inline int search(Solver *sv, const PlayState *s, int alpha, int beta) noex
     beta0 = beta
     n = group_tops(s.hand[s.leader], s.hand[1 - s.leader], moves)
     order_leads(moves, n, s.hand[1 - s.leader])
-    if first >= 0:                       # try the table's best move first
-        for i in range(n):
-            if moves[i] == first:
-                moves[i] = moves[0]
-                moves[0] = first
-                break
+    # the killer lead of this depth, then the table's best lead, go first
+    move_to_front(moves, n, sv.killer[s.leader][TRICKS - s.tricks_done])
+    move_to_front(moves, n, first)
     best = -INF if maximise else INF
     cdef int chosen = moves[0]
     for i in range(n):
@@ -407,6 +418,7 @@ cdef inline int search(Solver *sv, const PlayState *s, int alpha, int beta) noex
             if best < beta:
                 beta = best
         if alpha >= beta:
+            sv.killer[s.leader][TRICKS - s.tricks_done] = moves[i]
             break
     if not use_table:
         return best
