@@ -183,24 +183,27 @@ def legal(hand, lead):
     return same or list(hand)
 
 
+def lead_value(hands, play, lead, announced=None):
+    """Plain minimax value (elder - younger points still to come) of leading `lead` now."""
+    leader = play.leader
+    replies = []
+    for follow in sorted(legal(hands[1 - leader], lead)):
+        child = Play.__new__(Play)
+        child.__dict__ = {**play.__dict__, "won": list(play.won), "points": list(play.points)}
+        before = (child.points[0] - child.points[1], child.pik)
+        child.trick(lead, follow)
+        gained = (child.points[0] - child.points[1]) - before[0] + 30 * (child.pik - before[1])
+        rest = [set(hands[0]), set(hands[1])]
+        rest[leader].discard(lead)
+        rest[1 - leader].discard(follow)
+        replies.append(gained + minimax(rest, child, announced))
+    return min(replies) if leader == 0 else max(replies)
+
+
 def minimax(hands, play, announced=None):
     """Plain minimax over every legal card: the best (elder - younger) points still to come."""
     if play.tricks_done == 12 or not hands[0]:
         extra = play.bonuses(announced)
         return extra[0] - extra[1]
-    leader = play.leader
-    results = []
-    for lead in sorted(hands[leader]):
-        replies = []
-        for follow in sorted(legal(hands[1 - leader], lead)):
-            child = Play.__new__(Play)
-            child.__dict__ = {**play.__dict__, "won": list(play.won), "points": list(play.points)}
-            before = (child.points[0] - child.points[1], child.pik)
-            child.trick(lead, follow)
-            gained = (child.points[0] - child.points[1]) - before[0] + 30 * (child.pik - before[1])
-            rest = [set(hands[0]), set(hands[1])]
-            rest[leader].discard(lead)
-            rest[1 - leader].discard(follow)
-            replies.append(gained + minimax(rest, child, announced))
-        results.append(min(replies) if leader == 0 else max(replies))
-    return max(results) if leader == 0 else min(results)
+    results = [lead_value(hands, play, lead, announced) for lead in sorted(hands[play.leader])]
+    return max(results) if play.leader == 0 else min(results)

@@ -185,7 +185,9 @@ def test_double_dummy_matches_minimax_on_endgames(preset, options):
                         won=(elder_won, done - elder_won), pik_count=count, window_open=window,
                         capot_keeps_last=keeps_last)
         assert value == ref.minimax([set(elder), set(younger)], play, announced), (case, elder, younger)
+        # the solver's best card reaches that value
         assert PIQUET32.card(card) in (elder if leader == 0 else younger)
+        assert ref.lead_value([set(elder), set(younger)], play, PIQUET32.card(card), announced) == value
 
 
 def _strategies(exchange="heuristic", play="greedy"):

@@ -801,7 +801,7 @@ def solve_position(uint32_t elder, uint32_t younger, int leader, int elder_trick
         elif method == "window":         # one full-window search
             value = search(&g.solver, &st, -INF, INF)
         else:                            # zero-window passes
-            value = mtdf(&g.solver, &st, 0)
+            value = mtdf(&g.solver, &st, -1, 0)
     finally:
         solver_free(&g.solver)
     return value, card, g.solver.nodes
@@ -826,7 +826,7 @@ def solve_many(elder_masks, younger_masks, dict rules_spec, bint use_mtdf=True):
                 st.hand[1] = younger[i]
                 st.announced = -1
                 st.window_open = 1
-                view[i] = mtdf(&g.solver, &st, 0) if use_mtdf else search(&g.solver, &st, -INF, INF)
+                view[i] = mtdf(&g.solver, &st, -1, 0) if use_mtdf else search(&g.solver, &st, -INF, INF)
     finally:
         solver_free(&g.solver)
     return out

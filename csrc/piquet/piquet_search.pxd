@@ -483,18 +483,36 @@ cdef inline int move_value(Solver *sv, const PlayState *s, int lead, int card, i
     return delta + search(sv, &child, alpha - delta, beta - delta)
 
 
-cdef inline int mtdf(Solver *sv, const PlayState *s, int guess) noexcept nogil:
-    """The exact value to go by a sequence of zero-window searches converging on it (MTD(f));
-    the transposition table carries the bounds from one pass to the next."""
+cdef inline int position_value(Solver *sv, const PlayState *s, int lead, int alpha, int beta) noexcept nogil:
+    """Value to go with the player to move choosing: the leader when lead < 0, else the follower
+    to `lead`."""
+    cdef int follow
+    if lead < 0:
+        return search(sv, s, alpha, beta)
+    return follow_value(sv, s, lead, alpha, beta, &follow)
+
+
+cdef inline int mtdf(Solver *sv, const PlayState *s, int lead, int guess) noexcept nogil:
+    """The exact value to go of the position to move (as in position_value) by a sequence of
+    zero-window searches converging on it (MTD(f)); the transposition table carries the bounds
+    from one pass to the next."""
     cdef int g = guess, lower = -INF, upper = INF, beta
     while lower < upper:
         beta = g + 1 if g == lower else g
-        g = search(sv, s, beta - 1, beta)
+        g = position_value(sv, s, lead, beta - 1, beta)
         if g < beta:
             upper = g
         else:
             lower = g
     return g
+
+
+cdef inline int reaches(Solver *sv, const PlayState *s, int lead, int card, int value) noexcept nogil:
+    """Does playing `card` keep the exact value `value` of the position to move? One zero-window
+    search: no move of the player to move does better than the position's value."""
+    if (s.leader if lead < 0 else 1 - s.leader) == ELDER:
+        return move_value(sv, s, lead, card, value - 1, value) >= value
+    return move_value(sv, s, lead, card, value, value + 1) <= value
 
 
 cdef inline int candidate_moves(const PlayState *s, int lead, int *moves) noexcept nogil:
@@ -506,22 +524,12 @@ cdef inline int candidate_moves(const PlayState *s, int lead, int *moves) noexce
 
 
 cdef inline int best_move(Solver *sv, const PlayState *s, int lead, int *value) noexcept nogil:
-    """The double-dummy best card for the player to move (the first of equal ones)."""
+    """The double-dummy best card for the player to move (the first of equal ones in the order of
+    candidate_moves) and the value to go."""
     cdef int moves[MAX_MOVES]
-    cdef int n = candidate_moves(s, lead, moves), i, v, best_card = moves[0]
-    cdef int mover = s.leader if lead < 0 else 1 - s.leader
-    cdef int maximise = mover == ELDER
-    cdef int best = -INF if maximise else INF
-    for i in range(n):
-        if maximise:
-            v = move_value(sv, s, lead, moves[i], best, INF)
-            if v > best:
-                best = v
-                best_card = moves[i]
-        else:
-            v = move_value(sv, s, lead, moves[i], -INF, best)
-            if v < best:
-                best = v
-                best_card = moves[i]
-    value[0] = best
-    return best_card
+    cdef int n = candidate_moves(s, lead, moves), i
+    value[0] = mtdf(sv, s, lead, 0)
+    for i in range(n - 1):
+        if reaches(sv, s, lead, moves[i], value[0]):
+            return moves[i]
+    return moves[n - 1]

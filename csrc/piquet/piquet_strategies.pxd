@@ -11,7 +11,7 @@ from libc.string cimport memset
 from bitboard cimport mask32, lowest_bit32, highest_bit32, popcount32, suit_lane32, rank_count32
 from rng cimport Rng, rng_below, rng_partial_shuffle
 from piquet_rules cimport *
-from piquet_search cimport Solver, best_move, candidate_moves, move_value, MAX_MOVES, INF
+from piquet_search cimport Solver, candidate_moves, mtdf, reaches, MAX_MOVES
 
 cdef enum:  # strategy codes (the order of the names in analyzer/games/piquet.py)
     EXCHANGE_REFUSE = 0
@@ -308,12 +308,10 @@ cdef inline int pimc_card(Solver *sv, Rng *rng, const PlayState *s, int lead, co
     cdef mask32 sure = v.opp_known & s.hand[opp]      # known cards the opponent still holds
     cdef mask32 rest = ~(s.hand[me] | v.played | v.known_out | v.opp_void | v.opp_known)
     cdef uint8_t pool[N_CARDS]
-    cdef int n_pool = 0, i, j, tries, best_v, c, sample
+    cdef int n_pool = 0, i, j, tries, c, sample, guess = 0
     cdef int moves[MAX_MOVES]
-    cdef int values[MAX_MOVES]
     cdef int votes[N_CARDS]
     cdef int n_moves = candidate_moves(s, lead, moves)
-    cdef int maximise = me == ELDER
     cdef mask32 opp_hand
     cdef PlayState w
     if n_moves == 1:
@@ -341,13 +339,11 @@ cdef inline int pimc_card(Solver *sv, Rng *rng, const PlayState *s, int lead, co
                 break
         w = s[0]
         w.hand[opp] = opp_hand
-        best_v = -INF if maximise else INF
+        # the sample's exact value, then one zero-window search per move to find those reaching it
+        # (the last sample's value is the first guess: samples of one decision are alike)
+        guess = mtdf(sv, &w, lead, guess)
         for i in range(n_moves):
-            values[i] = move_value(sv, &w, lead, moves[i], -INF, INF)
-            if (maximise and values[i] > best_v) or (not maximise and values[i] < best_v):
-                best_v = values[i]
-        for i in range(n_moves):
-            if values[i] == best_v:
+            if reaches(sv, &w, lead, moves[i], guess):
                 votes[moves[i]] += 1
     c = moves[0]
     for i in range(n_moves):
