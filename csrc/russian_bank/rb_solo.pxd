@@ -76,6 +76,16 @@ cdef struct Frame:
     int nm
     int i
 
+cdef struct Child:
+    Solo st                      # a successor, already normalized
+    uint64_t key[3]
+    uint64_t hsh                 # its table slot was prefetched when it was generated
+
+cdef struct KidFrame:
+    int first                    # this frame's successors are kids[first .. first + n)
+    int n
+    int i
+
 cdef struct TTEntry:
     uint64_t k0
     uint64_t k1
@@ -111,6 +121,10 @@ cdef struct SoloCtx:
     uint32_t *movebuf            # the move lists of all frames on the path, back to back
     int movebuf_cap
     uint32_t scratch[SOLO_MAX_MOVES]
+    Child *kids                  # solo_search: the successors of all frames on the path
+    int kids_cap
+    KidFrame *kframes
+    int kframes_cap
     int max_depth
 
 
@@ -436,9 +450,12 @@ cdef inline void tt_grow(SoloCtx *x) noexcept nogil:
             x.tt_used += 1
 
 cdef inline int tt_visit(SoloCtx *x, const uint64_t *key, int cost) noexcept nogil:
+    return tt_visit_hashed(x, key, tt_hash(key), cost)
+
+cdef inline int tt_visit_hashed(SoloCtx *x, const uint64_t *key, uint64_t hsh, int cost) noexcept nogil:
     """1 if the position was seen before at a cost <= cost (prune); else record it and return 0."""
     cdef int found
-    cdef TTEntry *e = tt_slot(x, key, tt_hash(key), &found)
+    cdef TTEntry *e = tt_slot(x, key, hsh, &found)
     if found == 1:
         if e.cost <= cost:
             return 1
@@ -471,68 +488,102 @@ cdef inline int push_moves(SoloCtx *x, Frame *f, int first) noexcept nogil:
     f.i = 0
     return 1
 
+cdef extern from *:
+    """
+    #define rb_solo_prefetch(p) __builtin_prefetch(p)
+    """
+    void prefetch "rb_solo_prefetch"(const void *p) noexcept nogil
+
+cdef inline int expand(SoloCtx *x, const Solo *s, int first) noexcept nogil:
+    """Generate the successors of s into kids[first ..], normalized and keyed, and prefetch their
+    table slots so that the cache misses of siblings overlap. Returns their number, -1 when one
+    of them is a win (x.best = its discards), -2 when memory runs out."""
+    cdef int n = solo_moves(x, s, x.scratch), j, r, c = 0
+    cdef Child *k
+    cdef Child *grown
+    while first + n > x.kids_cap:
+        grown = <Child *>realloc(x.kids, 2 * x.kids_cap * sizeof(Child))
+        if grown == NULL:
+            return -2
+        x.kids = grown
+        x.kids_cap *= 2
+    for j in range(n):
+        k = &x.kids[first + c]
+        k.st = s[0]
+        solo_apply(x, &k.st, x.scratch[j])
+        r = solo_normalize(x, &k.st)
+        if r == RES_DEAD:
+            continue
+        if r == RES_WIN:
+            x.best = k.st.discards
+            return -1
+        solo_key(x, &k.st, k.key)
+        k.hsh = tt_hash(k.key)
+        prefetch(&x.tt[k.hsh & x.tt_mask])
+        c += 1
+    return c
+
 cdef inline int solo_search(SoloCtx *x, const Solo *root) noexcept nogil:
     """Depth-first search from root: RES_WIN (x.best = the discards of the win found), RES_LOSS or
     RES_UNRESOLVED (budget exhausted)."""
-    cdef Frame *f
-    cdef Frame *nf
-    cdef Frame *grown
+    cdef KidFrame *f
+    cdef KidFrame *grown
+    cdef Child *k
+    cdef Solo st
     cdef uint64_t key[3]
-    cdef int depth, r
-    cdef uint32_t mv
+    cdef int depth, r, n, next_first
     x.gen += 1
     x.tt_mask = min((<uint64_t>1 << TT_MIN_BITS) - 1, x.tt_max_mask)
     x.tt_used = 0
     x.truncated = 0
     x.nodes = 0
-    x.best = 1 << 30
     x.max_depth = 0
-    x.frames[0].st = root[0]
-    r = solo_normalize(x, &x.frames[0].st)
+    st = root[0]
+    r = solo_normalize(x, &st)
     if r == RES_DEAD:
         return RES_LOSS
     if r == RES_WIN:
-        x.best = x.frames[0].st.discards
+        x.best = st.discards
         return RES_WIN
-    solo_key(x, &x.frames[0].st, key)
+    solo_key(x, &st, key)
     tt_visit(x, key, 0)
-    if not push_moves(x, &x.frames[0], 0):
-        return RES_UNRESOLVED
+    n = expand(x, &st, 0)
+    if n < 0:
+        return RES_WIN if n == -1 else RES_UNRESOLVED
+    x.kframes[0].first = 0
+    x.kframes[0].n = n
+    x.kframes[0].i = 0
     depth = 0
     while depth >= 0:
-        f = &x.frames[depth]
-        if f.i >= f.nm:
+        f = &x.kframes[depth]
+        if f.i >= f.n:
             depth -= 1
             continue
-        mv = x.movebuf[f.first + f.i]
+        k = &x.kids[f.first + f.i]
         f.i += 1
-        if depth + 1 >= x.frames_cap:
-            if x.frames_cap >= MAX_FRAMES:
-                return RES_UNRESOLVED
-            grown = <Frame *>realloc(x.frames, 2 * x.frames_cap * sizeof(Frame))
-            if grown == NULL:
-                return RES_UNRESOLVED
-            x.frames = grown
-            x.frames_cap *= 2
-            f = &x.frames[depth]
-        nf = &x.frames[depth + 1]
-        nf.st = f.st
-        solo_apply(x, &nf.st, mv)
-        r = solo_normalize(x, &nf.st)
-        if r == RES_DEAD:
-            continue
-        if r == RES_WIN:
-            x.best = nf.st.discards
-            return RES_WIN
-        solo_key(x, &nf.st, key)
-        if tt_visit(x, key, 0):
+        if tt_visit_hashed(x, k.key, k.hsh, 0):
             continue
         x.nodes += 1
         if x.nodes > x.budget:
             return RES_UNRESOLVED
-        if not push_moves(x, nf, f.first + f.nm):
-            return RES_UNRESOLVED
+        if depth + 1 >= x.kframes_cap:
+            if x.kframes_cap >= MAX_FRAMES:
+                return RES_UNRESOLVED
+            grown = <KidFrame *>realloc(x.kframes, 2 * x.kframes_cap * sizeof(KidFrame))
+            if grown == NULL:
+                return RES_UNRESOLVED
+            x.kframes = grown
+            x.kframes_cap *= 2
+            f = &x.kframes[depth]
+        st = k.st                      # expand may move the successor buffer
+        next_first = f.first + f.n
+        n = expand(x, &st, next_first)
+        if n < 0:
+            return RES_WIN if n == -1 else RES_UNRESOLVED
         depth += 1
+        x.kframes[depth].first = next_first
+        x.kframes[depth].n = n
+        x.kframes[depth].i = 0
         if depth > x.max_depth:
             x.max_depth = depth
     return RES_UNRESOLVED if x.truncated else RES_LOSS
@@ -658,12 +709,18 @@ cdef inline int ctx_init(SoloCtx *x, int tt_bits) noexcept nogil:
     x.frames = <Frame *>malloc(x.frames_cap * sizeof(Frame))
     x.movebuf_cap = 1 << 14
     x.movebuf = <uint32_t *>malloc(x.movebuf_cap * sizeof(uint32_t))
-    return x.tt != NULL and x.frames != NULL and x.movebuf != NULL
+    x.kids_cap = 1 << 12
+    x.kids = <Child *>malloc(x.kids_cap * sizeof(Child))
+    x.kframes_cap = 256
+    x.kframes = <KidFrame *>malloc(x.kframes_cap * sizeof(KidFrame))
+    return x.tt != NULL and x.frames != NULL and x.movebuf != NULL and x.kids != NULL and x.kframes != NULL
 
 cdef inline void ctx_free(SoloCtx *x) noexcept nogil:
     free(x.tt)
     free(x.frames)
     free(x.movebuf)
+    free(x.kids)
+    free(x.kframes)
     free(x.layer)
 
 cdef inline void solo_deal(SoloCtx *x, Solo *s, const uint8_t *d) noexcept nogil:
