@@ -263,3 +263,38 @@ def test_lookahead_beats_greedy_in_duplicate_play():
     counters = core.compare_shard(gens, 150, rb.resolve("default"), dict(a="lookahead", b="greedy"))
     row = summarize(counters, 0.05)
     assert row["ci_low"] > 0 and row["a_better"] > 0.7
+
+
+def mirrored(action):
+    """The same action with the seats swapped: house h is house h+4 (mod 8) of the other player."""
+    if action < 0 or action >= core.ACTION_DISCARD:
+        return action
+    src, dst = (action % 256) // 16, action % 16
+    if src >= 3:
+        src = 3 + (src - 3 + 4) % 8
+    if 1 <= dst <= 8:
+        dst = 1 + (dst - 1 + 4) % 8
+    return action // 256 * 256 + src * 16 + dst
+
+
+@pytest.mark.parametrize("strategies", [("greedy", "greedy"), ("lookahead", "greedy"), ("lookahead", "lookahead")])
+@pytest.mark.parametrize("rules", ["default", "seed_literal"])
+def test_mirror(strategies, rules):
+    # §10.9: the packs swapped between the players (and so the seats) give the mirrored game,
+    # action by action, with the same end, winner (mirrored) and score.
+    options = rb.resolve(rules)
+    games = 0
+    for seed in range(60 if strategies == ("greedy", "greedy") else 15):
+        _, (d0, d1) = rb.new_game(seed, options)
+        game, mirror = core.DuelState(options), core.DuelState(options)
+        game.deal(d0, d1)
+        mirror.deal(d1, d0)
+        if game.piles()["player"] == mirror.piles()["player"]:
+            continue                      # all start cards tie: player 0 starts both games
+        games += 1
+        while game.status()["end"] == "running":
+            assert mirror.step(strategies[::-1]) == mirrored(game.step(strategies))
+        a, b = game.status(), mirror.status()
+        assert (a["end"], a["turns"], a["actions"], a["score"]) == (b["end"], b["turns"], b["actions"], b["score"])
+        assert a["winner"] == (1 - b["winner"] if a["end"] == "win" else -1) and a["loads"] == b["loads"][::-1]
+    assert games >= 10

@@ -9,11 +9,20 @@ from rb_rules cimport *
 # ---------------------------------------------------------------------------------------------
 # Duel policies
 
+cdef inline int seat_house(int p, int j) noexcept nogil:
+    """The j-th house in player p's house order: his own four first (4p .. 4p+3), then the
+    opponent's. The same map turns a house index into its rank in p's order. Ordering houses from
+    the mover's side makes the policies' tie-breaks the same for both seats (mirror test, §10.9)."""
+    return (j + HOUSES_PER_PLAYER * p) & (N_HOUSES - 1)
+
 cdef inline int greedy_choice(const Duel *g, const int *acts, int n) noexcept nogil:
-    """Policy G1 of §10.6: foundation plays (stock, hand, lowest house), then the lowest class."""
-    cdef int i, a, src, dst, best = -1, best_key = 1 << 30, key, cls, h, empties = 0, first_empty = -1
-    cdef int p = g.player, discard = -1, passing = -1, turn = -1, src_rank
-    for h in range(N_HOUSES):
+    """Policy G1 of §10.6: foundation plays (stock, hand, then house tops in the mover's house
+    order), then the lowest class; ties by destination (houses in the mover's order, the first
+    empty one only, then opponent's stock, then waste), then by source house."""
+    cdef int i, a, src, dst, best = -1, best_key = 1 << 30, key, cls, h, j, empties = 0, first_empty = -1
+    cdef int p = g.player, discard = -1, passing = -1, turn = -1, dst_rank
+    for j in range(N_HOUSES):
+        h = seat_house(p, j)
         if g.house_n[h] == 0:
             empties += 1
             if first_empty < 0:
@@ -32,12 +41,12 @@ cdef inline int greedy_choice(const Duel *g, const int *acts, int n) noexcept no
         src = move_src(a)
         dst = move_dst(a)
         if dst == DST_FOUNDATION:
-            src_rank = 0 if src == SRC_STOCK else (1 if src == SRC_HAND else 2 + src)
-            key = src_rank
+            key = 0 if src == SRC_STOCK else (1 if src == SRC_HAND else (4 if src == SRC_WASTE else
+                                              5 + seat_house(p, src - SRC_HOUSE)))
         else:
             if dst >= DST_HOUSE and dst < DST_HOUSE + N_HOUSES and g.house_n[dst - DST_HOUSE] == 0 \
                     and dst - DST_HOUSE != first_empty:
-                continue                  # only the lowest-index empty house is offered
+                continue                  # only the first empty house in the order is offered
             cls = 0
             if src == SRC_STOCK:
                 cls = 1 if dst >= DST_OPP_STOCK else 2
@@ -53,8 +62,8 @@ cdef inline int greedy_choice(const Duel *g, const int *acts, int n) noexcept no
                 cls = 5
             if cls == 0:
                 continue
-            key = 1000 * cls + dst
-            key += 100
+            dst_rank = dst if dst >= DST_OPP_STOCK else DST_HOUSE + seat_house(p, dst - DST_HOUSE)
+            key = 100 + 1000 * cls + 16 * dst_rank + (seat_house(p, src - SRC_HOUSE) if src >= SRC_HOUSE else 0)
         if key < best_key:
             best_key = key
             best = i
@@ -101,7 +110,7 @@ cdef inline int greedy_action(const Duel *g, const Rules *r) noexcept nogil:
     """G1 straight from the position, class by class, without listing the legal actions; only
     where greedy_fast_ok holds (a test checks it against greedy_choice on many positions).
     Card sets are 52-bit masks of kinds: what the foundations take, what fits on some house."""
-    cdef int p = g.player, h, s, d, stock = -1, hand = -1, empties = 0, first_empty = -1
+    cdef int p = g.player, h, s, d, j, k, stock = -1, hand = -1, empties = 0, first_empty = -1
     cdef int top[N_HOUSES]
     cdef uint64_t found = foundation_wants(g), wanted = 0, singles = 0
     if g.stock_n[p] > 0:
@@ -112,7 +121,8 @@ cdef inline int greedy_action(const Duel *g, const Rules *r) noexcept nogil:
         hand = g.hand[p][g.hand_n[p] - 1]
         if has(found, hand):
             return SRC_HAND * 16 + DST_FOUNDATION
-    for h in range(N_HOUSES):
+    for j in range(N_HOUSES):                                  # houses in the mover's order
+        h = seat_house(p, j)
         if g.house_n[h] == 0:
             top[h] = -1
             empties += 1
@@ -129,7 +139,8 @@ cdef inline int greedy_action(const Duel *g, const Rules *r) noexcept nogil:
             if d >= 0:
                 return SRC_STOCK * 16 + d
         if empties or has(wanted, stock):                      # class 2 (the first empty house in order)
-            for h in range(N_HOUSES):
+            for j in range(N_HOUSES):
+                h = seat_house(p, j)
                 if top[h] < 0 or has(FITTING[top[h]], stock):
                     return SRC_STOCK * 16 + DST_HOUSE + h
     if hand >= 0:
@@ -138,16 +149,19 @@ cdef inline int greedy_action(const Duel *g, const Rules *r) noexcept nogil:
             if d >= 0:
                 return SRC_HAND * 16 + d
         if has(wanted, hand):                                  # class 4
-            for h in range(N_HOUSES):
+            for j in range(N_HOUSES):
+                h = seat_house(p, j)
                 if top[h] >= 0 and has(FITTING[top[h]], hand):
                     return SRC_HAND * 16 + DST_HOUSE + h
     for s in range(N_HOUSES):                                  # class 5: a lone house card moves over
         if g.house_n[s] == 1 and has(wanted, top[s]):
             singles |= <uint64_t>1 << top[s]
     if singles:
-        for d in range(N_HOUSES):                              # lowest destination, then lowest source
+        for j in range(N_HOUSES):                              # first destination, then first source
+            d = seat_house(p, j)
             if top[d] >= 0 and FITTING[top[d]] & singles:
-                for s in range(N_HOUSES):
+                for k in range(N_HOUSES):
+                    s = seat_house(p, k)
                     if g.house_n[s] == 1 and has(FITTING[top[d]], top[s]):
                         return (SRC_HOUSE + s) * 16 + DST_HOUSE + d
     if hand >= 0:
@@ -214,16 +228,29 @@ cdef inline int plan_search(const Duel *g, const Rules *r, int me, int depth) no
                 best = v
     return best
 
+cdef inline int seat_code(int p, int a) noexcept nogil:
+    """The action code with its houses numbered in player p's house order (for tie-breaks that do
+    not depend on the seat)."""
+    cdef int src = move_src(a), dst = move_dst(a)
+    if a >= ACT_DISCARD:
+        return a
+    if src >= SRC_HOUSE:
+        src = SRC_HOUSE + seat_house(p, src - SRC_HOUSE)
+    if dst >= DST_HOUSE and dst < DST_OPP_STOCK:
+        dst = DST_HOUSE + seat_house(p, dst - DST_HOUSE)
+    return (move_count(a) - 1) * 256 + src * 16 + dst
+
 cdef inline int lookahead_choice(const Duel *g, const Rules *r, const int *acts, int n) noexcept nogil:
-    """The first action of the best plan; G1's action unless another one is strictly better."""
-    cdef int i, v, g1 = greedy_choice(g, acts, n), best = g1, best_v
+    """The first action of the best plan; G1's action unless another one is strictly better, then
+    the lowest action code in the mover's house order."""
+    cdef int i, v, g1 = greedy_choice(g, acts, n), best = g1, best_v, p = g.player
     if n == 1:
         return 0
     best_v = action_value(g, r, acts[g1], PLAN_DEPTH)
     for i in range(n):
         if i != g1 and not idle_move(g, acts[i]):
             v = action_value(g, r, acts[i], PLAN_DEPTH)
-            if v > best_v:
+            if v > best_v or (v == best_v and best != g1 and seat_code(p, acts[i]) < seat_code(p, acts[best])):
                 best_v = v
                 best = i
     return best
