@@ -6,6 +6,23 @@ ALL = [r + s for s in SUITS for r in "789JQKTA"]
 
 
 class HeuristicPlayer:
+    low_cards = False
+
+    # -- the forehand's talon (the built-in discard `heuristic`; `low_cards` in the subclass below):
+    # never trumps or a hlas if avoidable, nor the guard of an unguarded T
+    def choose_discard(self, view):
+        order, hand = "789JQKTA", set(view.hand)
+
+        def key(card):
+            rank, suit = order.index(card[0]), card[1]
+            length = sum(c[1] == suit for c in view.hand)
+            k = rank * 10 + length if self.low_cards else length * 10 + rank
+            k += 1000 if suit == view.trump else 0
+            k += 500 if card[0] in "KQ" and {"K" + suit, "Q" + suit} <= hand else 0
+            k += 50 if "T" + suit in hand and "A" + suit not in hand else 0
+            return k, SUITS.index(suit), rank
+        return sorted(view.allowed, key=key)[:2]
+
     def choose_card(self, view):
         self.order = view.order
         if view.trump is None:
@@ -113,6 +130,11 @@ class HeuristicPlayer:
         return self.lowest_rank(winners) if winners else self.lowest_rank(legal)
 
 
+class LowCards(HeuristicPlayer):
+    """The built-in discard `low_cards`."""
+    low_cards = True
+
+
 class Illegal:
     """Plays a card of its hand that the rules forbid, as soon as there is one."""
 
@@ -128,3 +150,8 @@ class NotHeld:
 class NoMethod:
     def choose_discard(self, view):
         return []
+
+
+class BadDiscard:
+    def choose_discard(self, view):
+        return [c for c in view.hand if c[0] in "AT"][:1] + list(view.allowed[:1])

@@ -1,6 +1,7 @@
-"""Mariáš card play written in Python (issue 7 item 3): a Python copy of the compiled heuristic
-plays exactly like it through the runner, with two workers; registered objects, compare labels
-and the CLI take Python strategies; bad names, missing methods and illegal cards are clear errors."""
+"""Mariáš card play and discard written in Python (issue 7 item 3): a Python copy of the compiled
+heuristic (and of both discards) plays exactly like it through the runner, with two workers;
+registered objects, compare labels and the CLI take Python strategies; bad names, missing methods,
+illegal cards and talons are clear errors."""
 import json
 import os
 import subprocess
@@ -41,6 +42,18 @@ def test_python_heuristic_plays_exactly_like_the_compiled_one(analysis, strategi
         assert (compiled["contracts"][:, 0] > 0).all()
 
 
+@pytest.mark.parametrize("analysis", ["game", "stovka"])
+def test_python_discards_like_the_compiled_ones(analysis):
+    config = dict(deals=2000, seed=7, shard_size=1000)
+    heuristic, low_cards = (counters(analysis, {"discard": name}, **config) for name in ("heuristic", "low_cards"))
+    key = "contracts" if analysis == "game" else "money"
+    assert not np.array_equal(heuristic[key], low_cards[key])        # the two discards differ on these deals
+    for compiled, python in ((heuristic, "HeuristicPlayer"), (low_cards, "LowCards")):
+        played = counters(analysis, {"discard": f"python:marias_python_heuristic:{python}"}, workers=2, **config)
+        for name in compiled:
+            assert np.array_equal(compiled[name], played[name]), (python, name)
+
+
 def test_compare_with_a_python_label_and_registered_objects():
     _, compiled = compare("marias", ["heuristic", "random"], deals=600, seed=2, shard_size=200)
     _, python = compare("marias", [PY, "random"], deals=600, seed=2, shard_size=200, workers=2)
@@ -66,9 +79,20 @@ def test_python_strategy_errors(name, message):
         counters("game", {"defender_play": name}, deals=50, seed=1)
 
 
+@pytest.mark.parametrize("name,message,overrides", [
+    ("BadDiscard", r"BadDiscard.choose_discard returned [AT]\w: an A or a T may not go to the talon", {}),
+    ("NoMethod", r"returned nothing: the talon is exactly 2 cards", {}),
+    ("Illegal", "lacks choose_discard", {}),
+    ("LowCards", "a Python discard plays protocol V", {"protocol": "L"}),
+])
+def test_python_discard_errors(name, message, overrides):
+    with pytest.raises(ValueError, match=message):
+        counters("game", {"discard": f"python:marias_python_heuristic:{name}"}, deals=50, seed=1, overrides=overrides)
+
+
 def test_python_only_where_documented():
-    with pytest.raises(ValueError, match="unknown discard strategy"):
-        counters("game", {"discard": PY}, deals=10, seed=1)
+    with pytest.raises(ValueError, match="unknown trump_choice strategy"):
+        counters("game", {"trump_choice": PY}, deals=10, seed=1)
     with pytest.raises(ValueError, match="unknown marias strategy"):
         compare("marias", ["heuristic", "bogus"], deals=10, seed=1)
     from analyzer._core import marias as core

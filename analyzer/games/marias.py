@@ -254,7 +254,7 @@ STRATEGY_ROLES: dict[str, tuple[str, ...]] = dict(
 )
 NATURAL_ROLES = dict(STRATEGY_ROLES, trump_choice=("longest", "z_lidu"), doubling=("heuristic", "none"))
 # the roles that also take a user's Python strategy (analyzer/strategies.py; see MariasPlayer)
-PYTHON_ROLES = dict.fromkeys(("actor_play", "defender_play"), ("choose_card",))
+PYTHON_ROLES = dict(actor_play=("choose_card",), defender_play=("choose_card",), discard=("choose_discard",))
 STOVKA_FILTERS = {"any_hlas": "holds any hlas", "trump_hlas": "holds the trump hlas",
                   "mariasek": ">= 4 trumps and >= 1 hlas (Mariasek's pre-filter)", "all": "every deal"}
 _CHOICES = dict(hlas_for_stovka=("highest", "first"), ticha_stovka_rate=("full", "half"), protocol=("V", "L"))
@@ -299,7 +299,7 @@ def _kernel(mode: str, filter_name: str = "all"):
                ) -> dict[str, np.ndarray]:
         from .._core import marias as core
 
-        with PythonCardPlay(strategies, ("actor_play", "defender_play"), rules) as python:
+        with PythonPlayers(strategies, ("actor_play", "defender_play"), rules) as python:
             return core.stovka_shard(bit_generators, n_deals, rules, strategies, mode, filter_name, given, trump,
                                      python)
     return kernel
@@ -356,7 +356,7 @@ _ANALYSES["game"] = Analysis(
 def _compare_kernel(bit_generators, n_deals: int, rules: dict, strategies: dict) -> dict[str, np.ndarray]:
     from .._core import marias as core
 
-    with PythonCardPlay(strategies, ("a_play", "b_play"), rules) as python:
+    with PythonPlayers(strategies, ("a_play", "b_play"), rules) as python:
         return core.compare_shard(bit_generators, n_deals, rules, strategies, python)
 
 
@@ -364,7 +364,8 @@ _ANALYSES["compare"] = Analysis(
     "compare",
     "Duplicate deals of the whole game: card play A as the actor against B defending, then B against A, "
     "same deal, trumps, discard, contract and doublings; A's money as the actor minus B's",
-    _compare_kernel, streams=4, python_methods=dict.fromkeys(("a_play", "b_play"), ("choose_card",)),
+    _compare_kernel, streams=4, python_methods=dict(a_play=("choose_card",), b_play=("choose_card",),
+                                                     discard=("choose_discard",)),
     strategies=dict(a_play=CARD_STRATEGIES, b_play=CARD_STRATEGIES,
                     **{role: NATURAL_ROLES[role] for role in ("trump_choice", "discard", "contract", "doubling")}))
 
@@ -439,16 +440,36 @@ class PlayView:
     rules: dict
 
 
+@dataclass(frozen=True)
+class DiscardView:
+    """What the forehand knows when he lays the talon of a suit game (protocol V, §3.3): his 12
+    cards, trumps and the indicator card. `allowed` leaves out the A and T, the indicator, the
+    trump 7 (kept for a Sedma, since the contract is named after the discard) and, with
+    talon_allows_trumps off, the trumps."""
+    hand: tuple[str, ...]
+    trump: str
+    indicator: str | None                           # None when the trump is fixed (constrained deals)
+    allowed: tuple[str, ...]                        # at least two
+    hand_mask: int
+    allowed_mask: int
+    rules: dict
+
+
 class MariasPlayer:
-    """The protocol of a mariáš card-play strategy written in Python: a role "actor_play",
-    "defender_play" (analyses stovka*, game) or a compare label calls ``choose_card(view:
-    PlayView) -> card`` (one of view.legal, as "AS"), only when there is a choice. Name it in a run
-    as "python:package.module:ClassName" (one instance per shard and role; processes and clusters
-    import it) or register() an object (threads only). An illegal card raises a ValueError naming
-    the card and the rule it breaks, when the shard ends. Randomness, if any, should come from a
-    generator the class seeds itself, so that results stay reproducible."""
+    """The protocol of a mariáš strategy written in Python. A card-play role ("actor_play",
+    "defender_play" of the analyses stovka*, game; a compare label) calls ``choose_card(view:
+    PlayView) -> card`` (one of view.legal, as "AS"), only when there is a choice; the role
+    "discard" (protocol V) calls ``choose_discard(view: DiscardView) -> two cards`` of
+    view.allowed. Name it in a run as "python:package.module:ClassName" (one instance per shard
+    and role; processes and clusters import it) or register() an object (threads only). An illegal
+    answer raises a ValueError naming the card and the rule it breaks, when the shard ends.
+    Randomness, if any, should come from a generator the class seeds itself, so that results stay
+    reproducible."""
 
     def choose_card(self, view: PlayView) -> str:
+        raise NotImplementedError
+
+    def choose_discard(self, view: DiscardView) -> list[str]:
         raise NotImplementedError
 
 
@@ -465,14 +486,16 @@ def _cards(mask: int) -> tuple[str, ...]:
             + _LANE_CARDS[3][mask >> 24])
 
 
-class PythonCardPlay:
-    """The callback the kernel calls for card-play roles held by Python strategies (slot i answers
-    for roles[i]). It builds the view, checks the answer and keeps the first error, which leaving
-    the ``with`` block raises (the kernel plays on quietly with the lowest legal card)."""
+class PythonPlayers:
+    """The callback the kernel calls for the roles held by Python strategies: slots 0 and 1 play
+    cards for the two card-play roles given, slot 2 is the discard. It builds the view, checks the
+    answer and keeps the first error, which leaving the ``with`` block raises (meanwhile the kernel
+    plays on quietly with the lowest legal cards)."""
 
-    def __init__(self, strategies: Mapping[str, str], roles: tuple[str, str], rules: dict):
+    def __init__(self, strategies: Mapping[str, str], card_roles: tuple[str, str], rules: dict):
         self.rules = rules
-        self.players = [factory(strategies[r])() if is_python(strategies.get(r, "")) else None for r in roles]
+        self.players = [factory(strategies[r])() if is_python(strategies.get(r, "")) else None
+                        for r in card_roles + ("discard",)]
         self.error: BaseException | None = None
 
     def __enter__(self):
@@ -484,11 +507,31 @@ class PythonCardPlay:
 
     def __call__(self, slot: int, data: tuple) -> int:
         try:
-            return self._answer(self.players[slot], data)
+            return self._discard(self.players[slot], data) if slot == 2 else self._answer(self.players[slot], data)
         except BaseException as exc:  # kept and raised after the shard
             if self.error is None:
                 self.error = exc
             return -1
+
+    def _discard(self, player, data: tuple) -> int:
+        hand, trump, indicator, allowed = data
+        suit = TRUMPS[trump]
+        view = DiscardView(_cards(hand), suit, None if indicator < 0 else _CARD[indicator], _cards(allowed), hand,
+                           allowed, self.rules)
+        talon = MARIAS32.parse(player.choose_discard(view), None, "talon")
+        name = f"{type(player).__name__}.choose_discard"
+        if len(talon) != 2:
+            raise ValueError(f"{name} returned {' '.join(talon) or 'nothing'}: the talon is exactly 2 cards (§3.3a)")
+        for card in talon:
+            if card not in view.hand:
+                raise ValueError(f"{name} returned {card}, which the forehand does not hold (hand: {' '.join(view.hand)})")
+            if card not in view.allowed:
+                reason = ("an A or a T may not go to the talon of a suit game (§3.3b)" if card[0] in "AT" else
+                          "the trump indicator may not be discarded (§3.3c)" if card == view.indicator else
+                          "the trump 7 stays in the hand (§3.3c: a Sedma may still be announced)" if card == "7" + suit
+                          else "talon_allows_trumps is off: no trumps in the talon")
+                raise ValueError(f"{name} returned {card}: {reason} (allowed: {' '.join(view.allowed)})")
+        return MARIAS32.mask(talon)
 
     def _answer(self, player, data: tuple) -> int:
         (seat, hand, legal, game, trump, actor, seven_holder, played, seats, winners, played_mask, talon, declared,

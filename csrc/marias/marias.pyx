@@ -25,7 +25,9 @@
 # `oracle` (every suit of the 12 cards tried); discard `heuristic` (voids) or `low_cards`;
 # contract `heuristic`, `bold` or `cautious` (gates in choose_contract); doubling `none` or
 # `heuristic` (raises and re-raises by hand strength up to the cap). Streams: 0 deals, 1 card
-# play, 2 bidding decisions (compare: 1 A, 2 bidding, 3 B).
+# play, 2 bidding decisions (compare: 1 A, 2 bidding, 3 B). Card play and the protocol-V discard
+# may also be a user's Python strategy ("module:Class"): the kernel takes the GIL only for those
+# decisions (python_card, python_discard; the views are built in analyzer/games/marias.py).
 #
 # The Stovka experiment (§8): `forced` mode plays every qualifying deal as Stovka (no takeover,
 # no doublings) and, on the same play, settles it as Hra too; when the actor holds the trump 7 the
@@ -66,6 +68,7 @@ cdef enum:
     TAU_ORACLE = 2                 # forced mode: every suit of the 12 cards tried (§8.1 step 2)
     DISCARD_HEURISTIC = 0          # short side suits first (keeps length, makes voids)
     DISCARD_LOW_CARDS = 1          # the lowest cards first (keeps the high cards)
+    DISCARD_PYTHON = 2             # a Python strategy's choose_discard (callback slot 2), protocol V
     CONTRACT_HEURISTIC = 0
     CONTRACT_BOLD = 1
     CONTRACT_CAUTIOUS = 2
@@ -142,7 +145,7 @@ cdef struct Rules:
     int filter
     int doubling
     int protocol
-    PyObject *python               # callback(slot, data) -> card for Python card play, or NULL
+    PyObject *python               # callback(slot, data) -> card or talon mask for Python strategies, or NULL
 
 
 cdef struct Play:
@@ -439,11 +442,11 @@ cdef int pimc_card(Play *p, int seat, mask32 legal, int preferred, Rng *rng) noe
     return best
 
 
-cdef int ask_python(Play *p, int slot, tuple data) noexcept with gil:
-    """Call the Python strategies' callback; it returns a card bit (standard encoding) or -1, and
-    keeps any error to raise when the shard ends."""
+cdef long long call_python(PyObject *callback, int slot, tuple data) noexcept with gil:
+    """Call the Python strategies' callback; it returns a card bit (standard encoding), a talon
+    mask, or -1, and keeps any error to raise when the shard ends."""
     try:
-        return (<object>p.python)(slot, data)
+        return (<object>callback)(slot, data)
     except BaseException:
         return -1
 
@@ -461,7 +464,7 @@ cdef int python_card(Play *p, int seat, mask32 legal, int slot) noexcept nogil:
     cdef int answer, i
     with gil:
         played = bytes([p.log[i] if table == NULL else remap_card(p.log[i], table) for i in range(p.n_played)])
-        answer = ask_python(p, slot, (
+        answer = call_python(p.python, slot, (
             seat, std_mask(p.hand[seat], table), std_mask(legal, table), p.game, p.trump, p.actor, p.seven_holder,
             played, bytes([p.seat_log[i] for i in range(p.n_played)]),
             bytes([p.trick_winner[i] for i in range(p.n_tricks)]), std_mask(p.played, table),
@@ -674,6 +677,8 @@ cdef mask32 suit_discard(mask32 hand, int trump, int indicator, const Rules *rul
         allowed &= ~suit_mask(trump)
     if popcount32(allowed) < TALON_CARDS:
         return 0
+    if rules.discard_policy == DISCARD_PYTHON:
+        return python_discard(hand, trump, indicator, allowed, rules)
     for k in range(TALON_CARDS):
         best = -1
         best_key = 1 << 30
@@ -697,6 +702,18 @@ cdef mask32 suit_discard(mask32 hand, int trump, int indicator, const Rules *rul
             m = clear_lowest32(m)
         out |= (<mask32>1) << best
     return out
+
+
+cdef mask32 python_discard(mask32 hand, int trump, int indicator, mask32 allowed, const Rules *rules) noexcept nogil:
+    """The forehand's suit-game talon chosen by a Python strategy (slot 2 of the callback); it sees
+    his 12 cards, trumps, the indicator and the cards allowed. A wrong answer (the callback keeps
+    the error) falls back to the two lowest allowed cards."""
+    cdef long long answer
+    with gil:
+        answer = call_python(rules.python, 2, (hand, trump, indicator, allowed))
+    if answer < 0 or answer > ALL_CARDS_MASK or popcount32(<mask32>answer) != TALON_CARDS or <mask32>answer & ~allowed:
+        return (<mask32>1 << lowest_bit32(allowed)) | (<mask32>1 << lowest_bit32(clear_lowest32(allowed)))
+    return <mask32>answer
 
 
 cdef int betl_danger(mask32 hand) noexcept nogil:
@@ -914,7 +931,16 @@ cdef Rules rules_from(dict o, dict strategies, str mode, str filter_name, object
     r.strat[0] = card_strategy(strategies.get("actor_play", "heuristic"), 0, python)
     r.strat[1] = card_strategy(strategies.get("defender_play", "heuristic"), 1, python)
     r.trump_policy = role_index(strategies, "trump_choice", ("longest", "z_lidu", "oracle"))
-    r.discard_policy = role_index(strategies, "discard", ("heuristic", "low_cards"))
+    name = strategies.get("discard", "heuristic")
+    if ":" in name:
+        if python is None:
+            raise ValueError(f"the Python strategy {name!r} needs the callback of analyzer.games.marias")
+        if o["protocol"] != "V":
+            raise ValueError("a Python discard plays protocol V (the forehand's talon); protocol L chooses its "
+                             "contract by trying every trump with the built-in discards")
+        r.discard_policy = DISCARD_PYTHON
+    else:
+        r.discard_policy = role_index(strategies, "discard", ("heuristic", "low_cards"))
     r.contract_policy = role_index(strategies, "contract", ("heuristic", "bold", "cautious"))
     r.doubling = role_index(strategies, "doubling", ("none", "heuristic"))
     if r.trump_policy == TAU_Z_LIDU and not r.allow_z_lidu:
@@ -1282,8 +1308,8 @@ def stovka_shard(bit_generators, Py_ssize_t n_deals, dict rule_options, dict str
     Constrained deals: `given` (uint8, n_deals x 32) holds the shuffled packs to deal by protocol
     V instead of shuffling, and `trump` (0-3 for S H D C, or -1: chosen as usual) fixes the
     trump suit; the forehand must then hold a card of it, and his lowest one is the indicator.
-    `python(slot, data)` answers for card-play roles named "module:Class" (slot 0 actor_play,
-    1 defender_play; see analyzer.games.marias.PythonCardPlay)."""
+    `python(slot, data)` answers for the roles named "module:Class" (slot 0 actor_play,
+    1 defender_play, 2 the discard; see analyzer.games.marias.PythonPlayers)."""
     cdef Rules rules = rules_from(rule_options, strategies, mode, filter_name, python)
     if rules.protocol == PROTOCOL_L and rules.mode == MODE_FORCED:
         raise ValueError("the forced Stovka experiment (§8.1) deals by protocol V (trumps from the first 7 "
