@@ -1119,6 +1119,41 @@ STRATEGY_PROFILES = {
 }
 
 
+# Hand features drawn as bar charts in the report: (table, column, label prefix)
+FEATURE_BARS = (("by A+T held", "a_plus_t", "A+T"), ("by side aces", "side_aces", "side aces"),
+                ("by unguarded side tens", "unguarded_side_tens", "unguarded side tens"),
+                ("by side voids", "side_voids", "side voids"), ("by side singletons", "side_singletons", "singletons"),
+                ("by defenders' hlasy", "defenders_hlasy", "defenders' hlasy"))
+
+
+def _feature_figure(t: dict[str, pd.DataFrame], min_n: int = 200):
+    """Stovka success by each hand feature, as bars with their 95% intervals (cells >= min_n deals)."""
+    import matplotlib.pyplot as plt
+
+    from ..report import rate_bars
+
+    fig, axes = plt.subplots(2, 3, figsize=(13, 7))
+    for ax, (name, column, prefix) in zip(axes.flat, FEATURE_BARS):
+        table = t[name][t[name].n >= min_n].rename(columns={"rate": "estimate"})
+        rate_bars(table.assign(label=[f"{prefix} {v}" for v in table[column]]), "label", title=name, ax=ax)
+    fig.tight_layout()
+    return fig
+
+
+def _comparison_figures(overall: pd.DataFrame, money: pd.DataFrame):
+    """Success by card-play profile, and the paired money differences with their intervals."""
+    from ..report import interval_bars, rate_bars
+
+    rates = rate_bars(overall.rename(columns={"rate": "estimate"}), "strategies",
+                      title="Forced Stovka made, by card-play profile")
+    paired = money[money.contract.str.startswith("paired difference")]
+    labels = [f"{c.removeprefix('paired difference: ')} | {s}" for c, s in zip(paired.contract, paired.strategies)]
+    diffs = interval_bars(labels, paired.mean_S_in_B, paired.ci_low, paired.ci_high,
+                          "mean paired difference of S per deal, in B (95% interval)",
+                          title="Same deals, same play: Stovka - Hra and Sto a sedem - Sedma a hra")
+    return rates, diffs
+
+
 def build_report(ctx) -> list:
     import matplotlib.pyplot as plt
 
@@ -1178,14 +1213,27 @@ def build_report(ctx) -> list:
                     (f"By unguarded side tens ({label})", t["by unguarded side tens"]),
                     (f"By side-suit voids ({label})", t["by side voids"]),
                     (f"By longest side suit ({label})", t["by longest side suit"]),
-                    (f"Distribution of the counted points ({label})", t["count distribution"])]))
+                    (f"By side-suit singletons ({label})", t["by side singletons"]),
+                    (f"By the defenders' hlasy, ex post ({label})", t["by defenders' hlasy"]),
+                    (f"By discard kind and the voids it made ({label})", t["by discard"]),
+                    (f"Distribution of the counted points ({label})", t["count distribution"]),
+                    (f"Distribution of the settlement S per defender, in B ({label})",
+                     t["settlement distribution"])],
+            figures=[(f"Stovka success by hand feature ({label}; cells with at least 200 deals; bars: "
+                      "estimate with its 95% Wilson interval).", _feature_figure(t))]
+            if runs[label].counters["qualified"][0] >= 20_000 else []))
     natural = ctx.run("marias", "game", "seed", REPORT_DEALS // 2)
+    auction = ctx.run("marias", "game", "seed", REPORT_DEALS // 2, overrides={"protocol": "L"})
     sections.append(Section(
         "The whole game with heuristic players (natural mode)",
         "Protocol V played out: trumps by τ, heuristic discard, Malý/Veľký takeovers by fixed hand tests, "
-        "contract by fixed gates (Stovka: a hlas, >= 5 trumps and enough A/T), heuristic doublings and sedma "
-        "proti. `win_rate` is the main part won (§6.4); the balance is the actor's change per deal (2 S).",
-        tables=[("Contracts in the natural game", contracts_table(natural.counters))]))
+        "contract by the heuristic gates (Stovka: a hlas, >= 5 trumps and enough A/T), heuristic doublings "
+        "(raises and re-raises by hand strength) and sedma proti. Protocol L (§3.6): the auction on the ladder, "
+        "each bidder naming one rung more while his hand's best contract stands that high; the winner takes the "
+        "talon and names his contract at or above the rung won. `win_rate` is the main part won (§6.4); the "
+        "balance is the actor's change per deal (2 S).",
+        tables=[("Contracts in the natural game, protocol V", contracts_table(natural.counters)),
+                ("Contracts in the natural game, protocol L (auction)", contracts_table(auction.counters))]))
     fig, ax = plt.subplots(figsize=(8, 4))
     table = per_profile["heuristic actor vs heuristic defenders"]["by max_hlas x trumps"]
     for hlas, group in table.groupby("max_hlas"):
@@ -1197,6 +1245,12 @@ def build_report(ctx) -> list:
     ax.legend()
     sections[1].figures.append(("Stovka success rate by trumps and the highest hlas held (heuristic players; "
                                 "cells with at least 200 deals; 95% Wilson intervals).", fig))
+    rates, diffs = _comparison_figures(overall, money)
+    sections[1].figures.append(("Forced Stovka made, per card-play profile (95% Wilson intervals; the search "
+                                "players on far fewer deals).", rates))
+    sections[1].figures.append(("Paired differences of the settlement per deal on the same deals and play "
+                                "(95% intervals): §6.5 predicts Stovka - Hra < 0 always; Sto a sedem - Sedma a hra "
+                                "can go either way.", diffs))
     return sections
 
 
