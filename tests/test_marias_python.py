@@ -54,6 +54,16 @@ def test_python_discards_like_the_compiled_ones(analysis):
             assert np.array_equal(compiled[name], played[name]), (python, name)
 
 
+def test_python_strategy_in_worker_processes():
+    # each worker process makes its own player from the import path (forked workers inherit sys.path)
+    config = dict(deals=600, seed=9, shard_size=300)
+    compiled = counters("game", {"defender_play": "heuristic"}, **config)
+    python = run(RunConfig("marias", "game", "seed", strategies={"defender_play": PY}, **config), workers=2,
+                 backend="processes").counters
+    for key in compiled:
+        assert np.array_equal(compiled[key], python[key]), key
+
+
 def test_compare_with_a_python_label_and_registered_objects():
     _, compiled = compare("marias", ["heuristic", "random"], deals=600, seed=2, shard_size=200)
     _, python = compare("marias", [PY, "random"], deals=600, seed=2, shard_size=200, workers=2)
