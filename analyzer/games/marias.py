@@ -448,7 +448,7 @@ class DiscardView:
     talon_allows_trumps off, the trumps."""
     hand: tuple[str, ...]
     trump: str
-    indicator: str | None                           # None when the trump is fixed (constrained deals)
+    indicator: str | None                           # None in the forced Stovka's oracle trials (no indicator)
     allowed: tuple[str, ...]                        # at least two
     hand_mask: int
     allowed_mask: int
