@@ -54,6 +54,32 @@ def test_python_discards_like_the_compiled_ones(analysis):
             assert np.array_equal(compiled[name], played[name]), (python, name)
 
 
+class Recorder(HeuristicPlayer):
+    """The heuristic, noting what its views hold."""
+    seen: list = []
+
+    def choose_card(self, view):
+        Recorder.seen.append(view)
+        return super().choose_card(view)
+
+
+@pytest.mark.parametrize("doubling", ["heuristic", "none"])
+def test_the_view_holds_only_what_the_seat_knows(doubling):
+    Recorder.seen = []
+    name = register("marias-recorder", Recorder)
+    c = counters("game", {"defender_play": name, "actor_play": name, "doubling": doubling}, deals=300, seed=2)
+    assert Recorder.seen
+    doubled = 0
+    for v in Recorder.seen:
+        played = [card for trick in v.tricks for _, card in trick] + [card for _, card in v.trick]
+        assert set(v.legal) <= set(v.hand) and not set(v.hand) & set(played)
+        assert v.talon == () if v.seat != v.actor else len(v.talon) == 2
+        assert len(v.tricks) == len(v.trick_winners) and sum(v.tricks_won) == len(v.tricks)
+        assert (v.trump is None) == (v.contract in ("maly", "velky"))
+        doubled += any(any(parts.values()) for parts in v.doublings)
+    assert (doubled > 0) == (doubling == "heuristic") and (c["doubled"][0] > 0) == (doubling == "heuristic")
+
+
 def test_python_strategy_in_worker_processes():
     # each worker process makes its own player from the import path (forked workers inherit sys.path)
     config = dict(deals=600, seed=9, shard_size=300)

@@ -434,6 +434,8 @@ class PlayView:
     seven_holder: int | None                        # who announced the trump 7 (sedma, sto a sedem, proti)
     tricks_won: tuple[int, int, int]
     card_points: tuple[int, int, int]               # A/T and last-trick points taken (suit games)
+    doublings: tuple[dict, dict]                    # with each defender (the seat after the actor first):
+                                                    # doublings per part hra, sedma, main, sedma_proti
     hand_mask: int
     legal_mask: int
     played_mask: int                                # every card played so far
@@ -535,7 +537,7 @@ class PythonPlayers:
 
     def _answer(self, player, data: tuple) -> int:
         (seat, hand, legal, game, trump, actor, seven_holder, played, seats, winners, played_mask, talon, declared,
-         won, points) = data
+         won, points, k) = data
         contract = GAMES[game]
         suit_game = contract in SUIT_GAMES
         trump_suit = TRUMPS[trump] if suit_game else None
@@ -547,7 +549,7 @@ class PythonPlayers:
             tricks=tuple(tuple(plays[i:i + 3]) for i in range(0, done, 3)), trick_winners=tuple(winners),
             talon=_cards(talon), hlasy=tuple(_SUITS_OF[d] for d in declared),
             seven_holder=None if seven_holder < 0 else seven_holder, tricks_won=won, card_points=points,
-            hand_mask=hand, legal_mask=legal, played_mask=played_mask, rules=self.rules)
+            doublings=tuple(dict(zip(PART_KEYS, parts)) for parts in k), hand_mask=hand, legal_mask=legal, played_mask=played_mask, rules=self.rules)
         answer = player.choose_card(view)
         bit = _BIT.get(answer, -1) if isinstance(answer, str) else -1
         if bit >= 0 and legal >> bit & 1:

@@ -174,6 +174,7 @@ cdef struct Play:
     int voids[N_SEATS]             # suits a seat has shown out of (bit per suit), for PIMC
     Solver *solver                 # for double_dummy and pimc play
     PyObject *python               # the Python strategies' callback (Rules.python)
+    int k[2][N_PARTS]              # the doublings with each defender (public; for the Python view)
 
 
 cdef inline int lowest_rank_card(mask32 m) noexcept nogil:
@@ -470,7 +471,8 @@ cdef int python_card(Play *p, int seat, mask32 legal, int slot) noexcept nogil:
             bytes([p.trick_winner[i] for i in range(p.n_tricks)]), std_mask(p.played, table),
             std_mask(p.talon, table) if seat == p.actor else 0,
             (p.declared[0], p.declared[1], p.declared[2]), (p.tricks[0], p.tricks[1], p.tricks[2]),
-            (p.cp[0], p.cp[1], p.cp[2])))
+            (p.cp[0], p.cp[1], p.cp[2]),
+            ((p.k[0][0], p.k[0][1], p.k[0][2], p.k[0][3]), (p.k[1][0], p.k[1][1], p.k[1][2], p.k[1][3]))))
     if answer < 0 or answer >= N_CARDS:
         return lowest_bit32(legal)       # the callback has kept the error; finish the deal quietly
     if table != NULL:
@@ -1250,7 +1252,11 @@ cdef void deal_and_bid(Rng *deal_rng, Rng *bid_rng, uint8_t *cards, const Rules 
 
 cdef inline void play_bidding(Play *p, const Bidding *b, const Rules *rules, Solver *solver) noexcept nogil:
     """Set up the play of the contract the bidding reached."""
+    cdef int d, part
     play_init(p, b.hands, b.talon, b.actor, b.leader, b.game, b.trump, b.seven_holder, rules, solver)
+    for d in range(2):
+        for part in range(N_PARTS):
+            p.k[d][part] = b.k[d][part]
 
 
 # ---------------------------------------------------------------------------------------------
