@@ -10,7 +10,7 @@
     nodes per second;
 (d) the literal model on the same layouts under SOLO(∞, strict).
 Best of R repeats, one thread. Numbers from a machine shared with other jobs are noisy: the solver
-lines are per CPU-second (process time) and print the load average beside them; the transposition
+lines are per CPU-second of the solving thread (time.thread_time) and print the load average beside them; the transposition
 table is the cache-bound part, so the rate still drops when other jobs share the caches.
 """
 import argparse
@@ -44,7 +44,7 @@ def duel_rate(strategy, games, repeat):
 def solo_rate(deals, budget, repeat, strict):
     options = dict(k=None, strict=strict, open_pool=not strict, dominance=True, d3=True, tempo=False,
                    budget=budget, tt_bits=20)
-    seconds, counters = best(lambda: core.solo_shard(np.random.PCG64(3), deals, options), repeat, time.process_time)
+    seconds, counters = best(lambda: core.solo_shard(np.random.PCG64(3), deals, options), repeat, time.thread_time)
     return counters["node_sum"][0] / seconds, deals / seconds, counters["outcome"][2] / deals
 
 
