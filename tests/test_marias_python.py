@@ -77,6 +77,11 @@ def test_the_view_holds_only_what_the_seat_knows(doubling):
         assert len(v.tricks) == len(v.trick_winners) and sum(v.tricks_won) == len(v.tricks)
         assert (v.trump is None) == (v.contract in ("maly", "velky"))
         doubled += any(any(parts.values()) for parts in v.doublings)
+        if v.laid_down:      # a talon this seat laid down, picked up by a takeover to Malý/Veľký
+            assert len(v.laid_down) == 2 and not set(v.laid_down) & set(v.hand)
+            assert v.contract in ("maly", "velky") and v.seat != v.actor
+    if doubling == "heuristic":     # seed 2 has a Malý taken over from the forehand
+        assert any(v.laid_down and v.seat == 0 for v in Recorder.seen)
     assert (doubled > 0) == (doubling == "heuristic") and (c["doubled"][0] > 0) == (doubling == "heuristic")
 
 

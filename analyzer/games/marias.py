@@ -430,6 +430,8 @@ class PlayView:
     tricks: tuple[tuple[tuple[int, str], ...], ...]  # the finished tricks, three (seat, card) each
     trick_winners: tuple[int, ...]                  # who took each finished trick
     talon: tuple[str, ...]                          # the two discarded cards if he is the actor, else ()
+    laid_down: tuple[str, ...]                      # protocol V: the talon he had laid down before a
+                                                    # takeover picked it up (Malý/Veľký), else ()
     hlasy: tuple[str, ...]                          # per seat, the suits of the hlasy (K+Q) declared so far
     seven_holder: int | None                        # who announced the trump 7 (sedma, sto a sedem, proti)
     tricks_won: tuple[int, int, int]
@@ -537,7 +539,7 @@ class PythonPlayers:
 
     def _answer(self, player, data: tuple) -> int:
         (seat, hand, legal, game, trump, actor, seven_holder, played, seats, winners, played_mask, talon, declared,
-         won, points, k) = data
+         won, points, k, laid_down) = data
         contract = GAMES[game]
         suit_game = contract in SUIT_GAMES
         trump_suit = TRUMPS[trump] if suit_game else None
@@ -547,7 +549,7 @@ class PythonPlayers:
             seat=seat, actor=actor, contract=contract, trump=trump_suit, order=ORDER_SUIT if suit_game else ORDER_BETL,
             hand=_cards(hand), legal=_cards(legal), trick=tuple(plays[done:]),
             tricks=tuple(tuple(plays[i:i + 3]) for i in range(0, done, 3)), trick_winners=tuple(winners),
-            talon=_cards(talon), hlasy=tuple(_SUITS_OF[d] for d in declared),
+            talon=_cards(talon), laid_down=_cards(laid_down), hlasy=tuple(_SUITS_OF[d] for d in declared),
             seven_holder=None if seven_holder < 0 else seven_holder, tricks_won=won, card_points=points,
             doublings=tuple(dict(zip(PART_KEYS, parts)) for parts in k), hand_mask=hand, legal_mask=legal, played_mask=played_mask, rules=self.rules)
         answer = player.choose_card(view)

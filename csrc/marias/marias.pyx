@@ -175,6 +175,7 @@ cdef struct Play:
     Solver *solver                 # for double_dummy and pimc play
     PyObject *python               # the Python strategies' callback (Rules.python)
     int k[2][N_PARTS]              # the doublings with each defender (public; for the Python view)
+    mask32 laid_down[N_SEATS]      # Bidding.laid_down, standard encoding (for the Python view)
 
 
 cdef inline int lowest_rank_card(mask32 m) noexcept nogil:
@@ -472,7 +473,8 @@ cdef int python_card(Play *p, int seat, mask32 legal, int slot) noexcept nogil:
             std_mask(p.talon, table) if seat == p.actor else 0,
             (p.declared[0], p.declared[1], p.declared[2]), (p.tricks[0], p.tricks[1], p.tricks[2]),
             (p.cp[0], p.cp[1], p.cp[2]),
-            ((p.k[0][0], p.k[0][1], p.k[0][2], p.k[0][3]), (p.k[1][0], p.k[1][1], p.k[1][2], p.k[1][3]))))
+            ((p.k[0][0], p.k[0][1], p.k[0][2], p.k[0][3]), (p.k[1][0], p.k[1][1], p.k[1][2], p.k[1][3])),
+            p.laid_down[seat]))
     if answer < 0 or answer >= N_CARDS:
         return lowest_bit32(legal)       # the callback has kept the error; finish the deal quietly
     if table != NULL:
@@ -991,6 +993,7 @@ cdef struct Bidding:
     int limit[N_SEATS]             # protocol L: the highest rung each seat would name
     int trace[MAX_TRACE]           # protocol L: the auction, seat * 16 + code (BID_*)
     int n_trace
+    mask32 laid_down[N_SEATS]      # protocol V: a talon a seat laid down and a takeover picked up (he knows it)
 
 
 cdef int deal_protocol_v(Rng *deal_rng, Rng *bid_rng, uint8_t *cards, const Rules *rules, mask32 *hands,
@@ -1030,6 +1033,7 @@ cdef void natural_bidding(const mask32 *dealt, int trump, int indicator, const R
     cdef mask32 h12 = dealt[fh], discard = 0, betl12
     for s in range(N_SEATS):
         b.hands[s] = dealt[s]
+        b.laid_down[s] = 0
     b.trump = trump
     flavour = forehand_flavour(remap(h12, TO_BETL_POS))
     if flavour == FLAVOUR_FARBA:
@@ -1046,6 +1050,7 @@ cdef void natural_bidding(const mask32 *dealt, int trump, int indicator, const R
     while passes < 2 and flavour < FLAVOUR_VELKY:
         bid = takeover_flavour(remap(b.hands[p_seat], TO_BETL_POS), flavour)
         if bid > flavour:
+            b.laid_down[b.actor] = b.talon
             betl12 = remap(b.hands[p_seat] | b.talon, TO_BETL_POS)
             b.talon = remap(betl_discard(betl12, bid), FROM_BETL_POS)
             b.hands[p_seat] = (b.hands[p_seat] | remap(betl12, FROM_BETL_POS)) & ~b.talon
@@ -1228,6 +1233,7 @@ cdef void natural_bidding_l(const mask32 *dealt, mask32 talon, const Rules *rule
     for s in range(N_SEATS):
         b.hands[s] = dealt[s]
         b.limit[s] = bid_limit(dealt[s], rules)
+        b.laid_down[s] = 0
     winner = auction_l(b)
     final_contract_l(dealt[winner] | talon, b.rung, rules, b)
     b.hands[winner] = (dealt[winner] | talon) & ~b.talon
@@ -1257,6 +1263,8 @@ cdef inline void play_bidding(Play *p, const Bidding *b, const Rules *rules, Sol
     for d in range(2):
         for part in range(N_PARTS):
             p.k[d][part] = b.k[d][part]
+    for d in range(N_SEATS):
+        p.laid_down[d] = b.laid_down[d]
 
 
 # ---------------------------------------------------------------------------------------------
