@@ -5,12 +5,14 @@
 (a) duel games per second with the greedy policy G1 for both players (deal + whole game), against
     the goal of 100,000 games per second per core (issue 6);
 (b) duel games per second with the random policy (long, mostly-moving games);
+(e) duel games per second with the blind turn planner (lookahead) for both players;
 (c) the SOLO(∞, none) solver (open pool, D1 + D3) on random layouts: nodes per second, solved deals
     per second and the share unresolved within the node budget, against the goal of 10 million
     nodes per second;
 (d) the literal model on the same layouts under SOLO(∞, strict).
-Best of R repeats, one thread. Numbers from a machine shared with other jobs are noisy: the solver
-lines are per CPU-second of the solving thread (time.thread_time) and print the load average beside them; the transposition
+Best of R repeats, one thread. Numbers from a machine shared with other jobs are noisy: every line
+is per CPU-second of the running thread (time.thread_time; the duel lines also give wall-clock) and
+prints the load average beside it; the transposition
 table is the cache-bound part, so the rate still drops when other jobs share the caches.
 """
 import argparse
@@ -36,9 +38,16 @@ def best(fn, repeat, clock=time.perf_counter):
 
 
 def duel_rate(strategy, games, repeat):
+    """Games per CPU-second and per wall-clock second (best of repeat), and actions per game."""
     options = dict(rb.resolve("default"), first_strategy=strategy, second_strategy=strategy)
-    seconds, counters = best(lambda: core.duel_shard(np.random.PCG64(1), np.random.PCG64(2), games, options), repeat)
-    return games / seconds, counters["sums"][0] / games
+    play = lambda: core.duel_shard(np.random.PCG64(1), np.random.PCG64(2), games, options)
+    cpu, counters = best(play, repeat, time.thread_time)
+    wall, _ = best(play, repeat)
+    return games / cpu, games / wall, counters["sums"][0] / games
+
+
+def load():
+    return f"load average {os.getloadavg()[0]:.1f}"
 
 
 def solo_rate(deals, budget, repeat, strict):
@@ -55,17 +64,20 @@ def main():
     parser.add_argument("--budget", type=int, default=100_000)
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
-    g, actions = duel_rate("greedy", args.games, args.repeat)
-    print(f"(a) duel, greedy vs greedy: {g:10,.0f} games/s per core ({actions:.0f} actions/game); "
-          f"goal {GOAL_GAMES:,}: ratio {g / GOAL_GAMES:.3f}")
-    r, actions = duel_rate("random", max(1, args.games // 10), args.repeat)
-    print(f"(b) duel, random vs random: {r:10,.0f} games/s per core ({actions:.0f} actions/game, "
-          f"{r * actions / 1e6:.2f} M actions/s)")
+    g, g_wall, actions = duel_rate("greedy", args.games, args.repeat)
+    print(f"(a) duel, greedy vs greedy: {g:10,.0f} games per CPU-second ({g_wall:,.0f} wall; {actions:.0f} "
+          f"actions/game); goal {GOAL_GAMES:,}: ratio {g / GOAL_GAMES:.3f} ({load()})")
+    r, r_wall, actions = duel_rate("random", max(1, args.games // 10), args.repeat)
+    print(f"(b) duel, random vs random: {r:10,.0f} games per CPU-second ({r_wall:,.0f} wall; {actions:.0f} "
+          f"actions/game, {r * actions / 1e6:.2f} M actions/s) ({load()})")
+    p, p_wall, actions = duel_rate("lookahead", max(1, args.games // 40), args.repeat)
+    print(f"(e) duel, lookahead vs lookahead: {p:10,.0f} games per CPU-second ({p_wall:,.0f} wall; "
+          f"{actions:.0f} actions/game) ({load()})")
     for label, strict in (("(c) SOLO(∞, none), open pool + D1 + D3", False), ("(d) SOLO(∞, strict), literal", True)):
         nodes, deals, unresolved = solo_rate(args.deals, args.budget, args.repeat, strict)
         print(f"{label}: {nodes / 1e6:6.2f} M nodes/s, {deals:8.1f} deals/s per core, "
               f"{100 * unresolved:.1f}% unresolved at {args.budget:,} nodes; nodes/s vs goal {GOAL_NODES / 1e6:.0f} M: "
-              f"ratio {nodes / GOAL_NODES:.3f} (per CPU-second, load average {os.getloadavg()[0]:.1f})")
+              f"ratio {nodes / GOAL_NODES:.3f} (per CPU-second, {load()})")
 
 
 if __name__ == "__main__":
