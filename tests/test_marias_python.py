@@ -85,6 +85,40 @@ def test_the_view_holds_only_what_the_seat_knows(doubling):
     assert (doubled > 0) == (doubling == "heuristic") and (c["doubled"][0] > 0) == (doubling == "heuristic")
 
 
+def test_play_deal_and_explain_take_python_strategies(tmp_path):
+    import random
+
+    from analyzer.cards import MARIAS32
+    from analyzer.games.marias import play_deal
+
+    rng = random.Random(5)
+    for deal in range(40):
+        cards = MARIAS32.cards[:]
+        rng.shuffle(cards)
+        talon = [c for c in cards if c[0] not in "AT"][:2]
+        rest = [c for c in cards if c not in talon]
+        hands = [rest[0:10], rest[10:20], rest[20:30]]
+        contract, trump = [("hra", "SHDC"[deal % 4]), ("maly", None), ("velky", None)][deal % 3]
+        built_in = play_deal(hands, talon, contract, trump, actor=deal % 3)
+        python = play_deal(hands, talon, contract, trump, actor=deal % 3, strategies=[PY] * 3)
+        assert python.tricks == built_in.tricks and python.settlement == built_in.settlement
+    with pytest.raises(ValueError, match="Illegal.choose_card returned"):
+        play_deal(hands, talon, "hra", "S", strategies="python:marias_python_heuristic:Illegal")
+    with pytest.raises(ValueError, match="share one Python strategy"):
+        play_deal(hands, talon, "hra", "S", strategies=["heuristic", PY, "python:marias_python_heuristic:LowCards"])
+    root = Path(__file__).parent.parent
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(root), str(root / "tests")]))
+    proc = subprocess.run([sys.executable, "-m", "analyzer", "marias", "explain", "--hands", *map(" ".join, hands),
+                           "--talon", " ".join(talon), "--contract", "hra", "--trump", "S",
+                           "--play", "marias_python_heuristic:HeuristicPlayer"],
+                          capture_output=True, text=True, cwd=tmp_path, env=env, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == subprocess.run([sys.executable, "-m", "analyzer", "marias", "explain", "--hands",
+                                          *map(" ".join, hands), "--talon", " ".join(talon), "--contract", "hra",
+                                          "--trump", "S"], capture_output=True, text=True, cwd=tmp_path, env=env,
+                                         timeout=300).stdout
+
+
 def test_python_strategy_in_worker_processes():
     # each worker process makes its own player from the import path (forked workers inherit sys.path)
     config = dict(deals=600, seed=9, shard_size=300)

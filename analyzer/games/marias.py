@@ -221,7 +221,7 @@ from math import comb, factorial        # noqa: E402
 from ..cards import MARIAS32, Cards, check_disjoint  # noqa: E402
 from ..constrained import DealLayout                  # noqa: E402
 from ..stats import mean_interval, wilson             # noqa: E402
-from ..strategies import factory, is_python           # noqa: E402
+from ..strategies import check as check_python, factory, is_python   # noqa: E402
 from . import Analysis, Game                          # noqa: E402
 
 RULE_DEFAULTS: dict[str, Any] = dict(
@@ -958,7 +958,8 @@ def play_deal(hands: Sequence[Cards], talon: Cards, contract: str, trump: str | 
     2 discarded cards. contract: hra | sedma | stovka | sto_a_sedem | maly | velky (a suit
     contract "v červených" is trump="H"). tricks: the cards played, in order (a string, a list, or
     a list of tricks); whatever is not given is played by `strategies` (one name, or one per
-    seat: heuristic | random) with the bit generator seeded by `seed`. sedma_proti: a defender
+    seat: heuristic | random | double_dummy | pimc, or a Python MariasPlayer as python:module:Class,
+    one for both defenders) with the bit generator seeded by `seed`. sedma_proti: a defender
     holding the trump 7 announced it; k: doublings per part. Raises ValueError for malformed,
     duplicate or missing cards, a talon or contract the rules forbid, and illegal plays (naming the
     trick and the rule broken)."""
@@ -1010,8 +1011,16 @@ def play_deal(hands: Sequence[Cards], talon: Cards, contract: str, trump: str | 
         if value > options["max_doublings"]:
             raise ValueError(f"k[{part!r}] = {value} exceeds max_doublings = {options['max_doublings']}")
     names = [strategies] * 3 if isinstance(strategies, str) else list(strategies)
-    if len(names) != 3 or any(n not in CARD_STRATEGIES for n in names):
-        raise ValueError(f"strategies must be one of {', '.join(CARD_STRATEGIES)} or a list of three, got {strategies!r}")
+    if len(names) != 3 or any(n not in CARD_STRATEGIES and not is_python(n) for n in names):
+        raise ValueError(f"strategies must be one of {', '.join(CARD_STRATEGIES)} or python:module:Class, or a list "
+                         f"of three, got {strategies!r}")
+    defenders = {names[s] for s in range(3) if s != actor and is_python(names[s])}
+    if len(defenders) > 1:
+        raise ValueError("the two defenders may share one Python strategy, not play two different ones")
+    python_roles = {"actor_play": names[actor], "defender_play": defenders.pop() if defenders else "heuristic"}
+    for name in python_roles.values():
+        if is_python(name):
+            check_python(name, ("choose_card",))
     sequence = _parse_tricks(tricks)
     if len(sequence) > 30:
         raise ValueError(f"the card sequence has {len(sequence)} cards; a deal has at most 30")
@@ -1019,8 +1028,9 @@ def play_deal(hands: Sequence[Cards], talon: Cards, contract: str, trump: str | 
     trump_index = "SHDC".index(trump) if suit_game else -1
     masks = [MARIAS32.mask(h) for h in parsed]
     first_leader = 0 if options["protocol"] == "L" and suit_game else actor
-    out = core.play_one(masks, MARIAS32.mask(talon_cards), actor, game_index, trump_index, seven_holder, names,
-                        [MARIAS32.bit(c) for c in sequence], options, np.random.PCG64(seed), first_leader)
+    with PythonPlayers(python_roles, ("actor_play", "defender_play"), options) as python:
+        out = core.play_one(masks, MARIAS32.mask(talon_cards), actor, game_index, trump_index, seven_holder, names,
+                            [MARIAS32.bit(c) for c in sequence], options, np.random.PCG64(seed), first_leader, python)
     cards = [MARIAS32.card(b) for b in out["cards"]]
     if out["error"]:
         i = out["error_index"]
@@ -1332,7 +1342,8 @@ def register_cli(sub) -> None:
     explain.add_argument("--trump", choices=list(TRUMPS), help="trump suit (suit games)")
     explain.add_argument("--actor", type=int, default=0, choices=(0, 1, 2))
     explain.add_argument("--tricks", default=None, help="cards played, in order; the rest by the strategies")
-    explain.add_argument("--play", default="heuristic", choices=CARD_STRATEGIES, help="strategy for the cards not given")
+    explain.add_argument("--play", default="heuristic", help=f"strategy for the cards not given: {'|'.join(CARD_STRATEGIES)} "
+                         "or module:Class")
     explain.add_argument("--sedma-proti", action="store_true", help="a defender holding the trump 7 announced it")
     explain.add_argument("--double", dest="k", type=cli.option, action="append", default=[], metavar="PART=N",
                          help="doublings of a part (hra, sedma, main, sedma_proti)")

@@ -1727,11 +1727,12 @@ def legal_mask(uint32_t hand, trick, int trump, bint seven_guard, bint queen_fir
 
 
 def play_one(hands, uint32_t talon, int actor, int game, int trump, int seven_holder, strategies,
-             forced, dict rule_options, bit_generator, int leader=-1):
+             forced, dict rule_options, bit_generator, int leader=-1, python=None):
     """Play one deal from the given 10-card hands (validated by the caller). `forced` lists the
     first card bits to play; the seats' strategies (names) play the rest; `leader` leads the first
-    trick (default: the actor). Returns a dict."""
-    cdef Rules rules = rules_from(rule_options, {}, "forced", "all")
+    trick (default: the actor); `python(slot, data)` answers for "module:Class" names (slot 0 the
+    actor's, 1 the defenders'). Returns a dict."""
+    cdef Rules rules = rules_from(rule_options, {}, "forced", "all", python)
     cdef mask32 h[N_SEATS]
     cdef uint8_t f[30]
     cdef int strategy[N_SEATS]
@@ -1746,8 +1747,8 @@ def play_one(hands, uint32_t talon, int actor, int game, int trump, int seven_ho
     for i in range(N_SEATS):
         seat_rng[i] = &rng
         h[i] = hands[i]
-        strategy[i] = STRATEGIES.index(strategies[i])
-        if strategy[i] >= STRAT_DOUBLE_DUMMY and solver == NULL:
+        strategy[i] = card_strategy(strategies[i], 0 if i == actor else 1, python)
+        if needs_solver(strategy[i]) and solver == NULL:
             if not solver_init(&solver_store):
                 raise MemoryError("no memory for the double-dummy transposition table")
             solver = &solver_store
