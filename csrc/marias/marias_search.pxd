@@ -19,7 +19,7 @@ cdef enum:
     GOAL_POINTS = 0
     GOAL_MALY = 1
     GOAL_VELKY = 2
-    TT_BITS = 18
+    TT_BITS = 16                   # 64K entries (1.5 MB): a larger table costs a cache miss a probe
 
 
 cdef struct DDState:
