@@ -190,14 +190,15 @@ cdef inline int play_out_value(const PlayState *s, const PiquetRules *rules) noe
 
 
 cdef inline void order_leads(int *moves, int n, mask32 theirs) noexcept nogil:
-    """Sure winners first (highest card of its suit among both hands), then the rest lowest first."""
+    """Sure winners first (highest card of its suit among both hands), then the rest; within each,
+    suits where the follower holds fewer cards first, then lower cards first."""
     cdef int i, j, m, key[MAX_MOVES], k
     for i in range(n):
         m = moves[i]
         if not (theirs & ((<mask32>0xFF) << (m & ~7)) & ~(((<mask32>2) << m) - 1)):
-            key[i] = m - 64
+            key[i] = (m & 7) + 8 * popcount32(theirs & ((<mask32>0xFF) << (m & ~7))) - 128
         else:
-            key[i] = m & 7
+            key[i] = (m & 7) + 8 * popcount32(theirs & ((<mask32>0xFF) << (m & ~7)))
     for i in range(1, n):
         m = moves[i]
         k = key[i]
@@ -210,15 +211,16 @@ cdef inline void order_leads(int *moves, int n, mask32 theirs) noexcept nogil:
         key[j + 1] = k
 
 
-cdef inline void order_replies(int *moves, int n, int lead) noexcept nogil:
-    """The cheapest card that wins first, then the lowest cards."""
+cdef inline void order_replies(int *moves, int n, int lead, mask32 leader_hand) noexcept nogil:
+    """The cheapest card that wins first, then the lowest cards, discards from the suits where the
+    leader is longest first."""
     cdef int i, j, m, key[MAX_MOVES], k
     for i in range(n):
         m = moves[i]
         if (m >> 3) == (lead >> 3) and m > lead:
             key[i] = m - 64
         else:
-            key[i] = m & 7
+            key[i] = (m & 7) - 8 * popcount32(leader_hand & ((<mask32>0xFF) << (m & ~7)))
     for i in range(1, n):
         m = moves[i]
         k = key[i]
@@ -383,7 +385,7 @@ cdef inline int search(Solver *sv, const PlayState *s, int alpha, int beta) noex
         # the follower's best reply to this lead (he minimises when elder leads)
         n_replies = group_tops(legal_follows(s.hand[1 - s.leader], moves[i]),
                                s.hand[s.leader] & ~((<mask32>1) << moves[i]), replies)
-        order_replies(replies, n_replies, moves[i])
+        order_replies(replies, n_replies, moves[i], s.hand[s.leader])
         a2 = alpha
         b2 = beta
         v = INF if maximise else -INF
