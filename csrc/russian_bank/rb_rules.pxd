@@ -115,6 +115,7 @@ cdef struct Duel:
     int stall
     int progress                 # a progress event happened in the current turn
     int found_total
+    uint64_t found_next          # the kinds some foundation pile takes now (kept by apply_action)
     int best_found
     int best_private
 
@@ -186,6 +187,16 @@ cdef inline int found_slot(const Duel *g, int c) noexcept nogil:
     if g.found[s][1] == rk:
         return 1
     return -1
+
+cdef inline uint64_t foundation_wants(const Duel *g) noexcept nogil:
+    """The kinds some foundation pile takes now."""
+    cdef uint64_t m = 0
+    cdef int s, i
+    for s in range(4):
+        for i in range(2):
+            if g.found[s][i] < N_RANKS:
+                m |= <uint64_t>1 << (s * N_RANKS + g.found[s][i])
+    return m
 
 cdef inline int private_total(const Duel *g) noexcept nogil:
     return g.stock_n[0] + g.stock_n[1] + g.hand_n[0] + g.hand_n[1] + g.waste_n[0] + g.waste_n[1]
@@ -385,6 +396,7 @@ cdef inline void apply_action(Duel *g, const Rules *r, int a) noexcept nogil:
         slot = found_slot(g, c)
         g.found[suit_of(c)][slot] += 1
         g.found_total += 1
+        g.found_next = foundation_wants(g)
     elif dst == DST_OPP_STOCK:
         g.stock[q][g.stock_n[q]] = c
         g.stock_n[q] += 1
@@ -475,6 +487,7 @@ cdef inline void reset_bookkeeping(Duel *g, const Rules *r) noexcept nogil:
     for s in range(4):
         g.found_total += g.found[s][0] + g.found[s][1]
     g.best_found = g.found_total
+    g.found_next = foundation_wants(g)
     g.best_private = private_total(g)
     g.end = END_NONE
     g.winner = -1

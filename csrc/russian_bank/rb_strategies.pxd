@@ -93,16 +93,6 @@ cdef inline int load_target(const Duel *g, const Rules *r, int c) noexcept nogil
         return DST_OPP_WASTE
     return -1
 
-cdef inline uint64_t foundation_wants(const Duel *g) noexcept nogil:
-    """The kinds some foundation pile takes now."""
-    cdef uint64_t m = 0
-    cdef int s, i
-    for s in range(4):
-        for i in range(2):
-            if g.found[s][i] < N_RANKS:
-                m |= <uint64_t>1 << (s * N_RANKS + g.found[s][i])
-    return m
-
 cdef inline int has(uint64_t mask, int c) noexcept nogil:
     return c >= 0 and (mask >> c) & 1
 
@@ -112,7 +102,7 @@ cdef inline int greedy_action(const Duel *g, const Rules *r) noexcept nogil:
     Card sets are 52-bit masks of kinds: what the foundations take, what fits on some house."""
     cdef int p = g.player, h, s, d, j, k, stock = -1, hand = -1, empties = 0, first_empty = -1
     cdef int top[N_HOUSES]
-    cdef uint64_t found = foundation_wants(g), wanted = 0, singles = 0
+    cdef uint64_t found = g.found_next, wanted = 0, singles = 0
     if g.stock_n[p] > 0:
         stock = g.stock[p][g.stock_n[p] - 1]
         if has(found, stock):
