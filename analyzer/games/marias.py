@@ -218,6 +218,7 @@ from fractions import Fraction          # noqa: E402
 from functools import lru_cache         # noqa: E402
 from math import comb, factorial        # noqa: E402
 
+from .. import option_parsing as parsing  # noqa: E402
 from ..cards import MARIAS32, Cards, check_disjoint  # noqa: E402
 from ..constrained import DealLayout                  # noqa: E402
 from ..stats import mean_interval, wilson             # noqa: E402
@@ -258,7 +259,7 @@ PYTHON_ROLES = dict(actor_play=("choose_card",), defender_play=("choose_card",),
 STOVKA_FILTERS = {"any_hlas": "holds any hlas", "trump_hlas": "holds the trump hlas",
                   "mariasek": ">= 4 trumps and >= 1 hlas (Mariasek's pre-filter)", "all": "every deal"}
 _CHOICES = dict(hlas_for_stovka=("highest", "first"), ticha_stovka_rate=("full", "half"), protocol=("V", "L"))
-_INTS = dict(sto_a_sedem_step=(4, 6), deal_cap=(0, 100_000), maly_value=(1, 1000), velky_value=(1, 1000),
+_INTS = dict(deal_cap=(0, 100_000), maly_value=(1, 1000), velky_value=(1, 1000),
              base_cents=(1, 100_000), start_balance=(0, 10**9), max_doublings=(0, 10))
 _BOOLS = ("stovka_scale_counts_all_hlasy", "flek_per_defender", "sedma_proti_only_announcer", "allow_z_lidu",
           "talon_allows_trumps", "allow_hopeless_stovka", "hlas_needs_trick", "hlas_queen_first", "allow_proti")
@@ -266,28 +267,8 @@ _BOOLS = ("stovka_scale_counts_all_hlasy", "flek_per_defender", "sedma_proti_onl
 
 def validate_option(key: str, value: Any) -> Any:
     """Check one option (accepts the string forms the CLI passes)."""
-    if key in _CHOICES:
-        if value not in _CHOICES[key]:
-            raise ValueError(f"option {key} must be one of {', '.join(_CHOICES[key])}, got {value!r}")
-        return value
-    if key in _BOOLS:
-        if isinstance(value, bool):
-            return value
-        text = str(value).strip().lower()
-        if text in ("1", "true", "yes", "on"):
-            return True
-        if text in ("0", "false", "no", "off"):
-            return False
-        raise ValueError(f"option {key} must be true or false, got {value!r}")
-    if key in _INTS:
-        low, high = _INTS[key]
-        text = str(value).strip()
-        if isinstance(value, bool) or not text.lstrip("-").isdigit() or not low <= int(text) <= high:
-            raise ValueError(f"option {key} must be an integer from {low} to {high}, got {value!r}")
-        if key == "sto_a_sedem_step" and int(text) not in (4, 6):
-            raise ValueError(f"option sto_a_sedem_step must be 6 (default) or 4, got {value!r}")
-        return int(text)
-    raise ValueError(f"unknown marias rule option {key!r}")
+    return parsing.parse("marias", key, value, choices={**_CHOICES, "sto_a_sedem_step": (6, 4)}, flags=_BOOLS,
+                         limits=_INTS)
 
 
 def _settle_options(options: Mapping[str, Any]) -> dict[str, Any]:

@@ -46,6 +46,7 @@ from cpython.ref cimport PyObject
 
 from bitboard cimport mask32, popcount32, lowest_bit32, highest_bit32, clear_lowest32, rank_count32
 from rng cimport Rng, rng_init, rng_below, rng_partial_shuffle, bitgen_pointer
+from compare cimport PairTally, tally_pair, pair_counters
 from numpy.random cimport bitgen_t
 from marias_rules cimport *
 from marias_search cimport *
@@ -1603,10 +1604,6 @@ cdef int given_protocol_v(Rng *bid_rng, const uint8_t *cards, int fixed_trump, c
 # ---------------------------------------------------------------------------------------------
 # Duplicate comparison of two card-play strategies (analyzer/compare.py)
 
-COMPARE_COUNTERS = ("pairs", "diff_sum", "diff_sq_sum", "wins", "draws", "losses",
-                    "a_sum", "a_sq_sum", "b_sum", "b_sq_sum")
-
-
 def compare_shard(bit_generators, Py_ssize_t n_deals, dict rule_options, dict strategies, python=None):
     """Duplicate deals of the whole game (protocol V, heuristic bidding and doublings, as the
     natural mode): each deal is bid once, then played twice from the same hands, talon, contract
@@ -1622,8 +1619,8 @@ def compare_shard(bit_generators, Py_ssize_t n_deals, dict rule_options, dict st
     cdef int strat_a = card_strategy(strategies["a_play"], 0, python), strat_b = card_strategy(strategies["b_play"], 1, python)
     if len(bit_generators) < 4:
         raise ValueError("the mariáš compare kernel needs four bit generators (deal, A, bidding, B)")
-    counters = {k: np.zeros(1, np.int64) for k in COMPARE_COUNTERS}
-    counters["by_contract"] = np.zeros((N_GAMES, 5), np.int64)
+    cdef PairTally tally = PairTally(0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    by_contract = np.zeros((N_GAMES, 5), np.int64)
     cdef Solver solver_store
     cdef Solver *solver = NULL
     if needs_solver(strat_a) or needs_solver(strat_b):
@@ -1631,20 +1628,15 @@ def compare_shard(bit_generators, Py_ssize_t n_deals, dict rule_options, dict st
             raise MemoryError("no memory for the double-dummy transposition table")
         solver = &solver_store
     try:
-        _compare_loop(bit_generators, n_deals, &rules, strat_a, strat_b, solver, counters)
+        _compare_loop(bit_generators, n_deals, &rules, strat_a, strat_b, solver, &tally, by_contract)
     finally:
         if solver != NULL:
             solver_free(solver)
-    return counters
+    return {**pair_counters(tally), "by_contract": by_contract}
 
 
 cdef void _compare_loop(object bit_generators, Py_ssize_t n_deals, const Rules *rules, int strat_a, int strat_b,
-                        Solver *solver, dict counters) except *:
-    cdef int64_t[::1] pairs = counters["pairs"], diff_sum = counters["diff_sum"], diff_sq = counters["diff_sq_sum"]
-    cdef int64_t[::1] wins = counters["wins"], draws = counters["draws"], losses = counters["losses"]
-    cdef int64_t[::1] a_sum = counters["a_sum"], a_sq = counters["a_sq_sum"]
-    cdef int64_t[::1] b_sum = counters["b_sum"], b_sq = counters["b_sq_sum"]
-    cdef int64_t[:, ::1] by_contract = counters["by_contract"]
+                        Solver *solver, PairTally *tally, int64_t[:, ::1] by_contract) except *:
     cdef bitgen_t *deal_bits = bitgen_pointer(bit_generators[0])
     cdef bitgen_t *a_bits = bitgen_pointer(bit_generators[1])
     cdef bitgen_t *bid_bits = bitgen_pointer(bit_generators[2])    # as in stovka_shard
@@ -1657,7 +1649,7 @@ cdef void _compare_loop(object bit_generators, Py_ssize_t n_deals, const Rules *
     cdef uint8_t cards[N_CARDS]
     cdef mask32 hands[N_SEATS]
     cdef int c, s, trump, indicator, err, actor_is_a, side
-    cdef int64_t a, b, diff
+    cdef int64_t a, b
     cdef Bidding bidding
     cdef Play play
     cdef Py_ssize_t deal
@@ -1684,22 +1676,12 @@ cdef void _compare_loop(object bit_generators, Py_ssize_t n_deals, const Rules *
                 money[side] = settle_both(&play, rules, bidding.game, bidding.k, bidding.proti_by, &made[side])
             a = money[0]
             b = money[1]
-            diff = a - b
-            diff_sum[0] += diff
-            diff_sq[0] += diff * diff
-            wins[0] += diff > 0
-            draws[0] += diff == 0
-            losses[0] += diff < 0
-            a_sum[0] += a
-            a_sq[0] += a * a
-            b_sum[0] += b
-            b_sq[0] += b * b
+            tally_pair(tally, a, b)
             by_contract[bidding.game, 0] += 1
             by_contract[bidding.game, 1] += made[0]
             by_contract[bidding.game, 2] += made[1]
             by_contract[bidding.game, 3] += a
             by_contract[bidding.game, 4] += b
-        pairs[0] = n_deals
 
 cdef int forehand_flavour(mask32 h12_betl) noexcept nogil:
     """The forehand judges Veľký and Malý on the 10 cards each discard would leave."""

@@ -45,6 +45,7 @@ from libc.string cimport memset, memcpy
 from libc.stdlib cimport malloc, free
 
 from rng cimport Rng, rng_init, rng_partial_shuffle, bitgen_pointer
+from compare cimport PairTally, tally_pair, pair_counters
 from numpy.random cimport bitgen_t
 from rb_rules cimport *
 from rb_strategies cimport *
@@ -307,7 +308,7 @@ def compare_shard(object bit_generators, Py_ssize_t n_deals, dict rules, dict st
     cdef Duel *g
     cdef Py_ssize_t d
     cdef int j, game, score
-    cdef int64_t a, b, diff
+    cdef int64_t a, b
     cdef int32_t[:, :, ::1] out_rows
     cdef bint keep_rows = rows is not None
     players[0] = STRATEGIES[strategies["a"]]
@@ -317,17 +318,8 @@ def compare_shard(object bit_generators, Py_ssize_t n_deals, dict rules, dict st
                 and rows.shape[0] >= n_deals and rows.shape[1] == 2 and rows.shape[2] == ROW_WIDTH):
             raise ValueError(f"rows must be an int32 array of shape (n_deals, 2, {ROW_WIDTH})")
         out_rows = rows
-    counters = {k: np.zeros(1, np.int64) for k in ("pairs", "diff_sum", "diff_sq_sum", "wins", "draws", "losses",
-                                                   "a_sum", "a_sq_sum", "b_sum", "b_sq_sum")}
-    cdef int64_t[::1] diff_sum = counters["diff_sum"]
-    cdef int64_t[::1] diff_sq = counters["diff_sq_sum"]
-    cdef int64_t[::1] wins = counters["wins"]
-    cdef int64_t[::1] draws = counters["draws"]
-    cdef int64_t[::1] losses = counters["losses"]
-    cdef int64_t[::1] a_sum = counters["a_sum"]
-    cdef int64_t[::1] a_sq = counters["a_sq_sum"]
-    cdef int64_t[::1] b_sum = counters["b_sum"]
-    cdef int64_t[::1] b_sq = counters["b_sq_sum"]
+    cdef PairTally tally = PairTally(0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    counters = {}
     counters["by_seat"] = np.zeros((2, 4), np.int64)
     counters["loads"] = np.zeros(2, np.int64)
     counters["redeals"] = np.zeros(2, np.int64)
@@ -391,21 +383,11 @@ def compare_shard(object bit_generators, Py_ssize_t n_deals, dict rules, dict st
                         out_rows[d, game, ROW_WINNER] = g.winner if g.end == END_WIN else -1
                         out_rows[d, game, ROW_SCORE] = score
                         out_rows[d, game, ROW_TURNS] = g.turns
-                diff = a - b
-                diff_sum[0] += diff
-                diff_sq[0] += diff * diff
-                wins[0] += diff > 0
-                draws[0] += diff == 0
-                losses[0] += diff < 0
-                a_sum[0] += a
-                a_sq[0] += a * a
-                b_sum[0] += b
-                b_sq[0] += b * b
+                tally_pair(&tally, a, b)
     finally:
         free(start)
         free(g)
-    counters["pairs"][0] = n_deals
-    return counters
+    return {**pair_counters(tally), **counters}
 
 
 def deal_stream(object bit_generator, Py_ssize_t n_deals):
