@@ -315,3 +315,14 @@ def test_search_methods_agree_on_longer_endgames(preset):
                 int(rng.random() < 0.5), rng.randint(10, 29), int(window), -1, options)
         values = {kernel.solve_position(*args, method=m)[0] for m in ("moves", "window", "mtdf")}
         assert len(values) == 1, (case, cards, values)
+
+
+def test_heuristic_exchange_keeps_a_made_hand():
+    # Four aces and a sixième with three spare cards: the heuristic takes only the three spares
+    # (ru_seed allows 0 or 3-5), so the quatorze of aces always wins the sets.
+    elder = "AS KS QS JS TS 9S AH AD AC 7H 8D 7C"
+    config = RunConfig("piquet", "deal", "ru_seed", deals=2_000, seed=9, constraint={"elder": elder},
+                       strategies={**_strategies(), "younger_exchange": "refuse"})
+    c = run(config).counters
+    assert c["exchanged_hist"][0, 3] == 2_000
+    assert c["category_winner"][3].tolist() == [0, 2_000, 0]   # sets: nobody, elder, younger

@@ -190,7 +190,8 @@ def test_deal_counters_are_consistent():
     n = int(counters["deals"][0])
     assert counters["category_winner"].sum(axis=1).tolist() == [n] * 4
     assert counters["top_scorer"].sum() == n and counters["dealer_exchanged"].sum() == n
-    assert counters["dealer_exchanged"][2] == n                 # the heuristic always takes the talon
+    # the heuristic takes the whole talon unless that would throw a card worth keeping (a made hand)
+    assert 0.99 * n < counters["dealer_exchanged"][2] < n
     assert counters["pik"][0] == counters["pik"][2] == 0
     assert (counters["pik"] <= counters["pik_possible"]).all()
     # every deal has a леза, a capot, or a shared top

@@ -986,7 +986,8 @@ def _deal_sections(ctx):
         "Pik and repik with the exchange and the play",
         "Whole deals: the exchange (elder then younger), full declarations, an open capot announced "
         "only when sure, and the play. Strategies: exchange `refuse` (keep the dealt hand), "
-        "`heuristic` (keep point suit, sequences and sets; take the most cards allowed), "
+        "`heuristic` (keep point suit, sequences and sets; take the most cards allowed unless that "
+        "would throw part of a made holding), "
         "`best_expected` (every legal discard scored by sampled talons); play `random`, `greedy`, "
         "`double_dummy` (both hands visible) and `pimc` (sampled hidden hands solved double-dummy). "
         "Rows with `double_dummy`, `pimc` and `best_expected` use fewer deals (see n); their "

@@ -336,7 +336,7 @@ cdef mask32 choose_discard(DealEngine *g, Seat *seat, int me, mask32 dealt, int 
     if seat.exchange == EXCHANGE_PYTHON:
         return python_discard(g, seat, me, dealt, available, counts)
     if seat.exchange == EXCHANGE_HEURISTIC:
-        k = max_allowed(counts, available)
+        k = heuristic_take(dealt, counts, available, &g.tables)
         return heuristic_discard(dealt, k, &g.tables) if k > 0 else 0
     return best_expected_discard(seat.rng, dealt, ~dealt, counts, available,
                                  carte_blanche_points(dealt, dealt, &g.rules) if g.rules.carte_blanche_when != CB_FINAL else 0,

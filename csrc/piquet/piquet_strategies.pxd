@@ -11,7 +11,7 @@ from libc.string cimport memset
 from bitboard cimport mask32, lowest_bit32, highest_bit32, popcount32, suit_lane32, rank_count32
 from rng cimport Rng, rng_below, rng_partial_shuffle
 from piquet_rules cimport *
-from piquet_search cimport Solver, candidate_moves, mtdf, reaches, MAX_MOVES
+from piquet_search cimport Solver, group_tops, mtdf, reaches, MAX_MOVES
 
 cdef enum:  # strategy codes (the order of the names in analyzer/games/piquet.py)
     EXCHANGE_REFUSE = 0
@@ -41,17 +41,19 @@ cdef inline int max_allowed(int counts, int available) noexcept nogil:
     return -1
 
 
-cdef inline mask32 heuristic_discard(mask32 hand, int k, const SuitTables *t) noexcept nogil:
-    """Throw the k cards a good player values least. A card's keep value is
+cdef enum:
+    KEEP_ALWAYS = 15             # keep value from which the heuristic never throws a card
+
+
+cdef inline void keep_values(mask32 hand, const SuitTables *t, int *value) noexcept nogil:
+    """A card's keep value, for every card of the hand:
        rank value (A 6, K 5, Q 4, J 3, T 2, 9 1, 8 and 7 0)
        + 10 in the point suit (longest, then most pips)
        + 8 in a run of three or more, + 3 in a run of two (a tierce in the making)
        + 9 for a ten or better of which the hand holds three or four, + 3 if it holds two
-       - 2 for a singleton below the king (a sure loser with nothing to build on).
-    Ties go to the lower card."""
-    cdef int value[N_CARDS]
-    cdef int s, lane, best_key = -1, point_suit = 0, c, r, run_len, b, n, i, worst
-    cdef mask32 rest, out = 0
+       - 2 for a singleton below the king (a sure loser with nothing to build on)."""
+    cdef int s, lane, best_key = -1, point_suit = 0, c, r, run_len, n
+    cdef mask32 rest
     cdef int rank_value[N_RANKS]
     rank_value[:] = [0, 0, 1, 2, 3, 4, 5, 6]
     for s in range(4):
@@ -77,6 +79,35 @@ cdef inline mask32 heuristic_discard(mask32 hand, int k, const SuitTables *t) no
             value[c] += 9 if n >= 3 else (3 if n == 2 else 0)
         if t.length[lane] == 1 and r < RANK_ACE - 1:
             value[c] -= 2
+
+
+cdef inline int heuristic_take(mask32 hand, int counts, int available, const SuitTables *t) noexcept nogil:
+    """How many cards the heuristic exchanges: as many as the rules allow, but not so many that it
+    must throw a card worth keeping (keep value KEEP_ALWAYS or more: the point suit, a trio or
+    quatorze, a run of three from the nine up). So a made hand such as four aces with a sixième
+    takes only its spare cards, or stands pat if the rules allow; if they demand more cards than
+    it can spare, it takes the fewest allowed."""
+    cdef int value[N_CARDS]
+    cdef int spare = 0, k
+    cdef mask32 rest = hand
+    keep_values(hand, t, value)
+    while rest:
+        spare += value[lowest_bit32(rest)] < KEEP_ALWAYS
+        rest &= rest - 1
+    k = max_allowed(counts, spare if spare < available else available)
+    if k < 0:
+        for k in range(available + 1):
+            if counts >> k & 1:
+                return k
+    return k
+
+
+cdef inline mask32 heuristic_discard(mask32 hand, int k, const SuitTables *t) noexcept nogil:
+    """Throw the k cards of lowest keep value (keep_values); ties go to the lower card."""
+    cdef int value[N_CARDS]
+    cdef int c, i, worst
+    cdef mask32 rest, out = 0
+    keep_values(hand, t, value)
     for i in range(k):
         worst = -1
         rest = hand & ~out
@@ -298,6 +329,15 @@ cdef inline int consistent(mask32 opp_final, const View *v, mask32 my_final, con
     return 1
 
 
+cdef inline int known_candidates(const PlayState *s, int lead, const View *v, int *moves) noexcept nogil:
+    """The player's distinct cards (one per group of equivalent cards), grouped against every card
+    the opponent may hold as far as the player knows, not against the opponent's actual hand."""
+    cdef mask32 may_hold = ~(s.hand[v.me] | v.played | v.known_out | v.opp_void)
+    if lead < 0:
+        return group_tops(s.hand[v.me], may_hold, moves)
+    return group_tops(legal_follows(s.hand[v.me], lead), may_hold & ~((<mask32>1) << lead), moves)
+
+
 cdef inline int pimc_card(Solver *sv, Rng *rng, const PlayState *s, int lead, const View *v,
                           mask32 my_final, const SuitTables *t, long *fallbacks) noexcept nogil:
     """Sample the opponent's hidden cards PIMC_SAMPLES times, consistent with the view; solve each
@@ -311,7 +351,7 @@ cdef inline int pimc_card(Solver *sv, Rng *rng, const PlayState *s, int lead, co
     cdef int n_pool = 0, i, j, tries, c, sample, guess = 0
     cdef int moves[MAX_MOVES]
     cdef int votes[N_CARDS]
-    cdef int n_moves = candidate_moves(s, lead, moves)
+    cdef int n_moves = known_candidates(s, lead, v, moves)
     cdef mask32 opp_hand
     cdef PlayState w
     if n_moves == 1:

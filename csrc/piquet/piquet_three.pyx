@@ -36,7 +36,7 @@ from compare cimport PairTally, tally_pair, pair_counters
 from numpy.random cimport bitgen_t
 from piquet_rules cimport *
 from piquet_search cimport Solver, solver_init, solver_free
-from piquet_strategies cimport (heuristic_discard, best_expected_discard, max_allowed, greedy_card, pimc_card,
+from piquet_strategies cimport (heuristic_discard, heuristic_take, best_expected_discard, greedy_card, pimc_card,
                                 random_card, sure_capot, view_after_trick, View, EXCHANGE_REFUSE,
                                 EXCHANGE_HEURISTIC, PLAY_RANDOM, PLAY_GREEDY, PLAY_PIMC)
 from piquet_three_rules cimport *
@@ -125,7 +125,7 @@ cdef mask32 dealer_discard(Engine3 *g, Seat3 *seat, mask32 dealt) noexcept nogil
     if seat.exchange == EXCHANGE3_REFUSE:
         return 0
     if seat.exchange == EXCHANGE3_HEURISTIC:
-        k = max_allowed(g.rules.dealer_counts, TALON3)
+        k = heuristic_take(dealt, g.rules.dealer_counts, TALON3, &g.tables)
         return heuristic_discard(dealt, k, &g.tables) if k > 0 else 0
     return best_expected_exchange(seat.rng, dealt,
                                   carte_blanche_points(dealt, dealt, &g.rules.base) if g.rules.base.carte_blanche_when != CB_FINAL else 0,
@@ -200,7 +200,7 @@ cdef mask32 survivor_discard(Engine3 *g, Seat3 *seat, int me, mask32 dealt, int 
     if seat.exchange == EXCHANGE3_REFUSE:
         return 0
     if seat.exchange == EXCHANGE3_HEURISTIC:
-        k = max_allowed(counts, available)
+        k = heuristic_take(dealt, counts, available, &g.two_tables)
         return heuristic_discard(dealt, k, &g.two_tables) if k > 0 else 0
     return best_expected_discard(seat.rng, dealt, ~dealt, counts, available,
                                  carte_blanche_points(dealt, dealt, &g.two) if g.two.carte_blanche_when != CB_FINAL else 0,
