@@ -31,7 +31,7 @@ def test_choices_give_the_canonical_value_and_list_the_allowed_ones():
         parsing.choice("deck", True, (1, 0))  # a bool is not the integer 1
 
 
-@pytest.mark.parametrize("game", ["piquet", "piquet_three", "klabor", "semerik", "square", "vedma", "marias"])
+@pytest.mark.parametrize("game", ["piquet", "piquet_three", "klabor", "semerik", "square", "vedma", "marias", "russian_bank"])
 def test_an_unknown_option_names_the_game_and_the_known_options(game):
     known = ", ".join(sorted(next(iter(get_game(game).presets.values()))))
     with pytest.raises(ValueError, match=f"unknown {game} rule option 'no_such_rule'; known options: {known}$"):

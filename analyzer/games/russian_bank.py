@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 from scipy.stats import norm
 
+from .. import option_parsing as parsing
 from .._core import russian_bank as core
 from ..cards import parse_card, tokenize
 from ..stats import CONFIDENCE, histogram_moments, wilson
@@ -62,72 +63,27 @@ _INTS = {"stall_turns": (1, 100_000), "max_turns": (1, 1_000_000), "max_actions_
 _SUBSETS = {"load_targets": ("stock", "waste"), "load_sources": ("hand", "house", "stock")}
 
 
-def _bool(key: str, value: Any) -> bool:
-    if isinstance(value, bool):
-        return value
-    text = str(value).strip().lower()
-    if text in ("1", "true", "yes", "on"):
-        return True
-    if text in ("0", "false", "no", "off"):
-        return False
-    raise ValueError(f"option {key} must be true or false, got {value!r}")
+def _subset(key: str, value: Any) -> tuple:
+    chosen = [str(v).strip() for v in parsing.items(key, value)]
+    bad = [v for v in chosen if v not in _SUBSETS[key]]
+    if bad:
+        raise ValueError(f"option {key} takes a subset of {', '.join(_SUBSETS[key])}, got {value!r}")
+    return tuple(sorted(set(chosen)))
 
 
-def _int(key: str, value: Any, low: int, high: int) -> int:
-    """An integer option; accepts 1_000_000 and 1e6."""
-    text = str(value).strip().replace("_", "").lower()
-    number = None
-    if not isinstance(value, bool):
-        if text.lstrip("-").isdigit():
-            number = int(text)
-        elif "e" in text:
-            try:
-                number = float(text)
-                number = int(number) if number == int(number) else None
-            except (ValueError, OverflowError):
-                number = None
-    if number is None or not low <= number <= high:
-        raise ValueError(f"option {key} must be an integer from {low} to {high}, got {value!r}")
-    return number
+def _redeal_limit(key: str, value: Any) -> int | None:
+    if value is None or str(value).strip().lower() in ("unlimited", "inf", "none", "-1"):
+        return None
+    return parsing.integer(key, value, 0, 1000)
 
 
 def validate_option(key: str, value: Any) -> Any:
     """Check one option (accepts the string forms the CLI passes)."""
-    if key in _CHOICES:
-        if value not in _CHOICES[key]:
-            raise ValueError(f"option {key} must be one of {', '.join(_CHOICES[key])}, got {value!r}")
-        return value
-    if key in _BOOLS:
-        return _bool(key, value)
-    if key in _INTS:
-        return _int(key, value, *_INTS[key])
-    if key in _SUBSETS:
-        items = [v.strip() for v in value.split(",") if v.strip()] if isinstance(value, str) else list(value)
-        bad = [v for v in items if v not in _SUBSETS[key]]
-        if bad:
-            raise ValueError(f"option {key} takes a subset of {', '.join(_SUBSETS[key])}, got {value!r}")
-        return tuple(sorted(set(items)))
-    if key == "stock_size":
-        if str(value).strip() not in ("11", "12", "13"):
-            raise ValueError(f"option stock_size must be 11, 12 or 13, got {value!r}")
-        return int(value)
-    if key == "houses_per_player":
-        if str(value).strip() != "4":
-            raise ValueError(f"option houses_per_player must be 4 (the only layout of §8), got {value!r}")
-        return 4
-    if key == "redeal_limit":
-        if value is None or str(value).strip().lower() in ("unlimited", "inf", "none", "-1"):
-            return None
-        return _int(key, value, 0, 1000)
-    if key == "p_detect":
-        try:
-            p = float(value)
-        except (TypeError, ValueError):
-            p = -1.0
-        if not 0.0 <= p <= 1.0:
-            raise ValueError(f"option p_detect must be a probability in [0, 1], got {value!r}")
-        return p
-    raise ValueError(f"unknown russian_bank rule option {key!r}")
+    return parsing.parse("russian_bank", key, value,
+                         choices={**_CHOICES, "stock_size": (11, 12, 13), "houses_per_player": (4,)},
+                         flags=_BOOLS, limits=_INTS,
+                         special={**{k: _subset for k in _SUBSETS}, "redeal_limit": _redeal_limit,
+                                  "p_detect": lambda k, v: parsing.real(k, v, 0.0, 1.0)})
 
 
 def check_rules(rules: dict) -> dict:
@@ -633,10 +589,10 @@ class SoloPosition:
         if k is not None and (isinstance(k, bool) or not isinstance(k, int) or k < 0):
             raise ValueError(f"k must be a non-negative integer or None (unlimited), got {k!r}")
         model = _solo_model(model, k, priority, tempo)
-        solver = core.SoloSolver(_int("tt_bits", tt_bits, *_INTS["tt_bits"]))
+        solver = core.SoloSolver(parsing.integer("tt_bits", tt_bits, *_INTS["tt_bits"]))
         solver.set_position(self._core_dict())
         r = solver.solve(k, priority == "strict", model == "open_pool", dominance, tempo,
-                         _int("budget", budget, *_INTS["node_budget"]), d3)
+                         parsing.integer("budget", budget, *_INTS["node_budget"]), d3)
         low, high = r["tempo_bounds"]
         return SoloResult(r["outcome"], r["nodes"], model, low if low is not None and low == high else None,
                           (low, high))
