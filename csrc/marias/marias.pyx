@@ -1311,6 +1311,24 @@ cdef inline void count_s(int64_t[:, ::1] hist, int row, int value) noexcept nogi
     hist[row, value + S_RANGE] += 1
 
 
+cdef inline void count_paired_money(int64_t[:, ::1] money, int64_t[:, ::1] s_hist, int64_t[:, ::1] paired,
+                                    int64_t[::1] paired_positive, int pair, int64_t high, int64_t low) noexcept nogil:
+    """One deal's money of the higher contract (Stovka, pair 0; Sto a sedem, pair 1: rows 2 * pair of
+    money and s_hist) beside the lower one played on the same deal (Hra; Sedma a hra: row 2 * pair + 1)."""
+    money[2 * pair, 0] += 1
+    money[2 * pair, 1] += high
+    money[2 * pair, 2] += high * high
+    money[2 * pair + 1, 0] += 1
+    money[2 * pair + 1, 1] += low
+    money[2 * pair + 1, 2] += low * low
+    count_s(s_hist, 2 * pair, high)
+    count_s(s_hist, 2 * pair + 1, low)
+    paired[pair, 0] += 1
+    paired[pair, 1] += high - low
+    paired[pair, 2] += (high - low) * (high - low)
+    paired_positive[pair] += high > low
+
+
 COMPANION = ("ticha stovka in Hra", "sedma (trump 7 wins the last trick)", "Hra won",
              "defenders' ticha stovka", "Maly made", "Velky made")
 
@@ -1520,18 +1538,7 @@ cdef void _stovka_loop(object bit_generators, Py_ssize_t n_deals, Rules *rules_p
                         count_hist[sv // 10 if sv >= 0 else 0] += 1
                         sv = settle_both(&play, &rules, GAME_STOVKA, zero_k, -1, &won) // 2
                         sh = settle_both(&play, &rules, GAME_HRA, zero_k, -1, &won) // 2
-                        money[0, 0] += 1
-                        money[0, 1] += sv
-                        money[0, 2] += sv * sv
-                        money[1, 0] += 1
-                        money[1, 1] += sh
-                        money[1, 2] += sh * sh
-                        count_s(s_hist, 0, sv)
-                        count_s(s_hist, 1, sh)
-                        paired[0, 0] += 1
-                        paired[0, 1] += sv - sh
-                        paired[0, 2] += (sv - sh) * (sv - sh)
-                        paired_positive[0] += sv > sh
+                        count_paired_money(money, s_hist, paired, paired_positive, 0, sv, sh)
                         companion[0, 0] += o.cp_actor + (10 if o.last_actor else 0) + o.hlasy_actor >= 100
                         companion[0, 1] += 1
                         companion[2, 0] += won
@@ -1543,18 +1550,7 @@ cdef void _stovka_loop(object bit_generators, Py_ssize_t n_deals, Rules *rules_p
                             run_play(&play, strategy, seat_rng, NULL, 0, &err)
                             sv = settle_both(&play, &rules, GAME_STO_A_SEDEM, zero_k, -1, &won) // 2
                             sh = settle_both(&play, &rules, GAME_SEDMA, zero_k, -1, &won) // 2
-                            money[2, 0] += 1
-                            money[2, 1] += sv
-                            money[2, 2] += sv * sv
-                            money[3, 0] += 1
-                            money[3, 1] += sh
-                            money[3, 2] += sh * sh
-                            count_s(s_hist, 2, sv)
-                            count_s(s_hist, 3, sh)
-                            paired[1, 0] += 1
-                            paired[1, 1] += sv - sh
-                            paired[1, 2] += (sv - sh) * (sv - sh)
-                            paired_positive[1] += sv > sh
+                            count_paired_money(money, s_hist, paired, paired_positive, 1, sv, sh)
                             companion[1, 0] += play.seven == SEVEN_WON_ACTOR
                             companion[1, 1] += 1
                     continue
