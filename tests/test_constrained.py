@@ -1,6 +1,7 @@
 """Constrained deals (analyzer/constrained.py) and piquet's use of them: validation, the dealer's
 uniformity, the predicate language, exact conditional odds, reproducibility across workers."""
 import json
+import os
 import re
 import subprocess
 import sys
@@ -230,24 +231,29 @@ def test_a_fixed_hand_changes_the_deal_outcomes():
     assert deal_run().counters["category_winner"][sets, 1] < 3_000
 
 
-def test_cli_given_hand_prints_exact_conditional_odds():
+def test_cli_given_hand_prints_exact_conditional_odds(tmp_path):
+    # run from a scratch folder (not the source tree, which has no compiled modules when the package
+    # is installed) with a scratch store
+    where = dict(cwd=tmp_path, env=dict(os.environ, KOZYR_STORE=str(tmp_path / "store.sqlite")))
     out = subprocess.run([sys.executable, "-m", "analyzer", "piquet", "odds", "--elder", ELDER, "--deals", "20000",
-                          "--workers", "2", "--json", "--no-store"], capture_output=True, text=True, check=True)
+                          "--workers", "2", "--json", "--no-store"], capture_output=True, text=True, check=True,
+                         **where)
     data = json.loads(out.stdout)
     assert data["run"]["constraint"] == {"elder": ELDER}
     rows = {(r["event"], r["player"]): r for r in data["table"]}
     assert rows[("four aces", "elder")]["exact"] == 1.0
     assert 0 < rows[("carte blanche", "younger")]["exact"] < 0.01
     given = ["piquet", "odds", "--younger", "AS", "--where", "count(elder & aces) == 0", "--deals", "3000", "--no-exact"]
-    stored = subprocess.run([sys.executable, "-m", "analyzer", *given], capture_output=True, text=True, check=True)
+    stored = subprocess.run([sys.executable, "-m", "analyzer", *given], capture_output=True, text=True, check=True,
+                            **where)
     assert "# given: where count(elder & aces) == 0; younger AS; 3,000 deals accepted of" in stored.stdout
     run_id = json.loads(subprocess.run([sys.executable, "-m", "analyzer", *given, "--json"], capture_output=True,
-                                       text=True, check=True).stdout)["run"]["run_id"]
+                                       text=True, check=True, **where).stdout)["run"]["run_id"]
     show = subprocess.run([sys.executable, "-m", "analyzer", "runs", "show", str(run_id)], capture_output=True,
-                          text=True, check=True)
+                          text=True, check=True, **where)
     assert re.search(r'constraint +\{"where": "count\(elder & aces\) == 0", "younger": "AS"\}', show.stdout)
     bad = subprocess.run([sys.executable, "-m", "analyzer", "piquet", "deals", "--younger", "AS", "--talon", "AS",
-                          "--no-store"], capture_output=True, text=True)
+                          "--no-store"], capture_output=True, text=True, **where)
     assert bad.returncode == 2 and "in both the talon and the younger" in bad.stderr
 
 

@@ -135,17 +135,18 @@ def test_same_seed_same_result_with_any_workers():
     assert not np.array_equal(one.counters["count_hist"], other.counters["count_hist"])
 
 
-def test_cli_stovka_given_the_actor_and_trump():
+def test_cli_stovka_given_the_actor_and_trump(tmp_path):  # run outside the source tree
     out = subprocess.run([sys.executable, "-m", "analyzer", "marias", "baselines", "--actor", ACTOR, "--trump", "s",
                           "--deals", "20000", "--workers", "2", "--json", "--no-store"],
-                         capture_output=True, text=True, check=True)
+                         capture_output=True, text=True, check=True, cwd=tmp_path)
     data = json.loads(out.stdout)
     assert data["run"]["constraint"] == {"actor": ACTOR, "trump": "S"}
     rows = {r["event"]: r for r in data["tables"]["baselines"]}
     assert rows["defenders hold >= 1 hlas"]["exact"] == pytest.approx(float(marias.exact_given_actor(ACTOR)["defenders hold >= 1 hlas"]))
     assert rows["trumps in 12 = 5"]["estimate"] == 1.0
     out = subprocess.run([sys.executable, "-m", "analyzer", "marias", "stovka", "--actor", ACTOR, "--trump", "S",
-                          "--deals", "2000", "--no-store"], capture_output=True, text=True, check=True)
+                          "--deals", "2000", "--no-store"], capture_output=True, text=True, check=True,
+                         cwd=tmp_path)
     assert "# given: actor " + ACTOR + "; trump S; 2,000 deals accepted of 2,000 dealt" in out.stdout
 
 

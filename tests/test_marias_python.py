@@ -107,7 +107,7 @@ def test_play_deal_and_explain_take_python_strategies(tmp_path):
     with pytest.raises(ValueError, match="share one Python strategy"):
         play_deal(hands, talon, "hra", "S", strategies=["heuristic", PY, "python:marias_python_heuristic:LowCards"])
     root = Path(__file__).parent.parent
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(root), str(root / "tests")]))
+    env = dict(os.environ, PYTHONPATH=str(root / "tests"))  # the strategy; the package is the installed one
     proc = subprocess.run([sys.executable, "-m", "analyzer", "marias", "explain", "--hands", *map(" ".join, hands),
                            "--talon", " ".join(talon), "--contract", "hra", "--trump", "S",
                            "--play", "marias_python_heuristic:HeuristicPlayer"],
@@ -179,7 +179,7 @@ def test_python_only_where_documented():
 
 def test_compare_cli_takes_an_import_path(tmp_path):
     root = Path(__file__).parent.parent
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(root), str(root / "tests")]))
+    env = dict(os.environ, PYTHONPATH=str(root / "tests"))  # the strategy; the package is the installed one
     proc = subprocess.run([sys.executable, "-m", "analyzer", "compare", "marias", "--strategies", "heuristic",
                            "marias_python_heuristic:HeuristicPlayer", "--deals", "200", "--seed", "3", "--json",
                            "--no-store"], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=300)
