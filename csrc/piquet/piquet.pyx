@@ -329,15 +329,12 @@ cdef int python_card(DealEngine *g, Seat *seat, const PlayState *s, int lead, co
 
 
 cdef mask32 choose_discard(DealEngine *g, Seat *seat, int me, mask32 dealt, int available, int counts) noexcept nogil:
-    cdef int k
-    cdef mask32 cb_hand
     if seat.exchange == EXCHANGE_REFUSE:
         return 0
     if seat.exchange == EXCHANGE_PYTHON:
         return python_discard(g, seat, me, dealt, available, counts)
     if seat.exchange == EXCHANGE_HEURISTIC:
-        k = heuristic_take(dealt, counts, available, &g.tables)
-        return heuristic_discard(dealt, k, &g.tables) if k > 0 else 0
+        return heuristic_discard(dealt, counts, available, &g.tables)
     return best_expected_discard(seat.rng, dealt, ~dealt, counts, available,
                                  carte_blanche_points(dealt, dealt, &g.rules) if g.rules.carte_blanche_when != CB_FINAL else 0,
                                  me, &g.tables, &g.rules)

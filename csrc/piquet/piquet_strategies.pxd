@@ -81,33 +81,26 @@ cdef inline void keep_values(mask32 hand, const SuitTables *t, int *value) noexc
             value[c] -= 2
 
 
-cdef inline int heuristic_take(mask32 hand, int counts, int available, const SuitTables *t) noexcept nogil:
-    """How many cards the heuristic exchanges: as many as the rules allow, but not so many that it
-    must throw a card worth keeping (keep value KEEP_ALWAYS or more: the point suit, a trio or
-    quatorze, a run of three from the nine up). So a made hand such as four aces with a sixième
-    takes only its spare cards, or stands pat if the rules allow; if they demand more cards than
-    it can spare, it takes the fewest allowed."""
+cdef inline mask32 heuristic_discard(mask32 hand, int counts, int available, const SuitTables *t) noexcept nogil:
+    """The cards the heuristic throws: the ones of lowest keep value (keep_values; ties go to the
+    lower card), as many as the rules allow but not so many that it must throw a card worth keeping
+    (keep value KEEP_ALWAYS or more: part of a quatorze of aces, the point suit's run...). So a
+    made hand such as four aces with a sixième throws only its spare cards, or stands pat if the
+    rules allow; if they demand more cards than it can spare, it takes the fewest allowed."""
     cdef int value[N_CARDS]
-    cdef int spare = 0, k
-    cdef mask32 rest = hand
+    cdef int spare = 0, k, c, i, worst
+    cdef mask32 rest = hand, out = 0
     keep_values(hand, t, value)
     while rest:
         spare += value[lowest_bit32(rest)] < KEEP_ALWAYS
         rest &= rest - 1
     k = max_allowed(counts, spare if spare < available else available)
-    if k < 0:
-        for k in range(available + 1):
-            if counts >> k & 1:
-                return k
-    return k
-
-
-cdef inline mask32 heuristic_discard(mask32 hand, int k, const SuitTables *t) noexcept nogil:
-    """Throw the k cards of lowest keep value (keep_values); ties go to the lower card."""
-    cdef int value[N_CARDS]
-    cdef int c, i, worst
-    cdef mask32 rest, out = 0
-    keep_values(hand, t, value)
+    if k < 0:                            # the rules demand more than it can spare: the fewest allowed
+        k = 0
+        for i in range(1, available + 1):
+            if counts >> i & 1:
+                k = i
+                break
     for i in range(k):
         worst = -1
         rest = hand & ~out

@@ -36,7 +36,7 @@ from compare cimport PairTally, tally_pair, pair_counters
 from numpy.random cimport bitgen_t
 from piquet_rules cimport *
 from piquet_search cimport Solver, solver_init, solver_free
-from piquet_strategies cimport (heuristic_discard, heuristic_take, best_expected_discard, greedy_card, pimc_card,
+from piquet_strategies cimport (heuristic_discard, best_expected_discard, greedy_card, pimc_card,
                                 random_card, sure_capot, view_after_trick, View, EXCHANGE_REFUSE,
                                 EXCHANGE_HEURISTIC, PLAY_RANDOM, PLAY_GREEDY, PLAY_PIMC)
 from piquet_three_rules cimport *
@@ -121,12 +121,10 @@ cdef int choose_card3(Engine3 *g, Seat3 *seat, const ThreeState *s, int n_played
 
 
 cdef mask32 dealer_discard(Engine3 *g, Seat3 *seat, mask32 dealt) noexcept nogil:
-    cdef int k
     if seat.exchange == EXCHANGE3_REFUSE:
         return 0
     if seat.exchange == EXCHANGE3_HEURISTIC:
-        k = heuristic_take(dealt, g.rules.dealer_counts, TALON3, &g.tables)
-        return heuristic_discard(dealt, k, &g.tables) if k > 0 else 0
+        return heuristic_discard(dealt, g.rules.dealer_counts, TALON3, &g.tables)
     return best_expected_exchange(seat.rng, dealt,
                                   carte_blanche_points(dealt, dealt, &g.rules.base) if g.rules.base.carte_blanche_when != CB_FINAL else 0,
                                   &g.tables, &g.rules)
@@ -196,12 +194,10 @@ cdef void play_deal3(Engine3 *g, const uint8_t *cards, Seat3 *seats, Record3 *re
 # One two-handed deal between the survivors (ru_seed rules; the same strategies)
 
 cdef mask32 survivor_discard(Engine3 *g, Seat3 *seat, int me, mask32 dealt, int available, int counts) noexcept nogil:
-    cdef int k
     if seat.exchange == EXCHANGE3_REFUSE:
         return 0
     if seat.exchange == EXCHANGE3_HEURISTIC:
-        k = heuristic_take(dealt, counts, available, &g.two_tables)
-        return heuristic_discard(dealt, k, &g.two_tables) if k > 0 else 0
+        return heuristic_discard(dealt, counts, available, &g.two_tables)
     return best_expected_discard(seat.rng, dealt, ~dealt, counts, available,
                                  carte_blanche_points(dealt, dealt, &g.two) if g.two.carte_blanche_when != CB_FINAL else 0,
                                  me, &g.two_tables, &g.two)
