@@ -64,9 +64,22 @@ def better(a, b):
     return None
 
 
-def score(elder, younger, preset="ru_seed", pips_tiebreak=True):
-    e = player_holdings(elder, preset, pips_tiebreak)
-    y = player_holdings(younger, preset, pips_tiebreak)
+def declared_holdings(hand, preset, pips_tiebreak=True, declared=None):
+    """Holdings as declared: each category named in `declared` (point, sequences, sets -> cards)
+    is judged on those cards alone (sinking); carte blanche and the rest on the whole hand."""
+    h = player_holdings(hand, preset, pips_tiebreak)
+    for category, fields in (("point", ("point_key", "point_len")), ("sequences", ("best_run", "seq_points")),
+                             ("sets", ("best_set", "set_points"))):
+        if declared and category in declared:
+            part = player_holdings(declared[category], preset, pips_tiebreak)
+            h.update({f: part[f] for f in fields})
+    return h
+
+
+def score(elder, younger, preset="ru_seed", pips_tiebreak=True, declared=None):
+    declared = declared or {}
+    e = declared_holdings(elder, preset, pips_tiebreak, declared.get("elder"))
+    y = declared_holdings(younger, preset, pips_tiebreak, declared.get("younger"))
     cat = {"carte_blanche": (e["blank"], y["blank"])}
     w = better(e["point_key"], y["point_key"])
     cat["point"] = (e["point_len"] if w == "a" else 0, y["point_len"] if w == "b" else 0)
@@ -166,9 +179,10 @@ class Play:
         return extra
 
 
-def score_full_deal(elder, younger, tricks, preset="ru_seed", pik_window="until_opponent_scores", announced=None):
+def score_full_deal(elder, younger, tricks, preset="ru_seed", pik_window="until_opponent_scores", announced=None,
+                    declared=None):
     """Deal totals (elder, younger) for final hands and 12 (lead, follow) card pairs."""
-    decl = score(elder, younger, preset)
+    decl = score(elder, younger, preset, declared=declared)
     totals = [decl["elder"]["total"], decl["younger"]["total"]]
     repik = [decl["elder"]["repik"], decl["younger"]["repik"]]
     play = Play(preset, totals, repik, pik_window)

@@ -9,7 +9,7 @@ import pytest
 from analyzer._core import piquet as kernel
 from analyzer.cards import PIQUET32
 from analyzer.games import get_game
-from analyzer.games.piquet import round10, score_deal, score_partie
+from analyzer.games.piquet import round10, score_declarations, score_deal, score_partie
 from analyzer.runner import RunConfig, run
 
 import piquet_reference as ref
@@ -326,3 +326,106 @@ def test_heuristic_exchange_keeps_a_made_hand():
     c = run(config).counters
     assert c["exchanged_hist"][0, 3] == 2_000
     assert c["category_winner"][3].tolist() == [0, 2_000, 0]   # sets: nobody, elder, younger
+
+
+# ---------------------------------------------------------------------------------------------
+# Sinking (§5 allow_sinking, §15 item 17): under-declared holdings in the single-deal API
+
+def _random_sinking(rng, hand):
+    """A random legal under-declaration of some categories of a hand (card lists per category)."""
+    out = {}
+    if rng.random() < 0.5:
+        suit = rng.choice(sorted({c[1] for c in hand}))
+        cards = [c for c in hand if c[1] == suit]
+        out["point"] = rng.sample(cards, rng.randint(0, len(cards)))
+    if rng.random() < 0.5:
+        out["sequences"] = []
+        for suit in "SHDC":
+            ranks = ref.suit_cards(hand, suit)
+            for length, top in ref.runs([c for c in hand if c[1] == suit]):
+                if rng.random() < 0.7:
+                    keep = rng.randint(3, length)
+                    high = rng.randint(top - length + keep, top)
+                    out["sequences"] += [ref.RANKS[r] + suit for r in range(high - keep + 1, high + 1) if r in ranks]
+    if rng.random() < 0.5:
+        out["sets"] = []
+        for rank in "TJQKA":
+            held = [c for c in hand if c[0] == rank]
+            if len(held) >= 3 and rng.random() < 0.7:
+                out["sets"] += rng.sample(held, rng.randint(3, len(held)))
+    return out
+
+
+@pytest.mark.parametrize("preset", ["ru_seed", "classic"])
+def test_sinking_matches_reference_and_never_pays(preset):
+    """The compiled scorer with random under-declarations equals the reference deal by deal; and
+    sinking never raises the sinker's own deal total nor lowers his opponent's (the reason the
+    simulated players always declare in full)."""
+    rng = random.Random(23)
+    deck = PIQUET32.cards
+    changed = 0
+    for _ in range(1500):
+        elder = sorted(deck, key=lambda c: -PIQUET32.ranks.index(c[0]) + rng.random() * 6)[:12]
+        younger = rng.sample([c for c in deck if c not in elder], 12)
+        if rng.random() < 0.5:
+            elder, younger = younger, elder
+        tricks = _random_play(rng, elder, younger)
+        who = rng.choice(("elder", "younger"))
+        declared = {who: _random_sinking(rng, (elder, younger)[who == "younger"])}
+        text = [f"{a}/{b}" for a, b in tricks]
+        full = score_deal(elder, younger, text, rules=preset)
+        sunk = score_deal(elder, younger, text, rules=preset, declared=declared)
+        assert [sunk.elder.total, sunk.younger.total] == ref.score_full_deal(elder, younger, tricks, preset,
+                                                                             declared=declared)
+        me, other = (sunk.elder, sunk.younger) if who == "elder" else (sunk.younger, sunk.elder)
+        me_full, other_full = (full.elder, full.younger) if who == "elder" else (full.younger, full.elder)
+        assert me.total <= me_full.total and other.total >= other_full.total
+        changed += me.total != me_full.total
+    assert changed > 100
+
+
+def test_sinking_vector_gives_the_opponent_his_repik():
+    # TV10 in full: elder scores point 6, sixième 16, three aces 3 = 25 and piks (+30); younger 0.
+    elder, younger = TV10
+    full = score_deal(elder, younger, TV10_TRICKS)
+    assert full.elder.declarations.total == 25 and full.elder.pik == 30 and full.younger.declarations.total == 0
+    # Elder sinks everything: younger wins every category — point 5 (hearts), a quint to the king
+    # 15 + a tierce 13 + a quart 14, three kings, queens and jacks 9 = 56 against 0 — and repiks.
+    sunk = score_deal(elder, younger, TV10_TRICKS, declared={"elder": {"point": "", "sequences": "", "sets": ""}})
+    assert sunk.elder.declarations.total == 0 and sunk.elder.pik == 0
+    assert (sunk.younger.declarations.point, sunk.younger.declarations.sequences,
+            sunk.younger.declarations.sets) == (5, 42, 9)
+    assert sunk.younger.repik == 60 and (sunk.elder.total, sunk.younger.total) == (27, 126)
+    assert sunk.explain().count("declares nothing") == 3
+
+
+@pytest.mark.parametrize("declared,message", [
+    ({"elder": {"sets": "KH KD KC"}}, "does not hold"),
+    ({"elder": {"sets": "AS AH"}}, "three or four"),
+    ({"elder": {"sequences": "AS KS QS 9S"}}, "runs of 3 or more"),
+    ({"elder": {"point": "AS AH"}}, "one suit"),
+    ({"elder": {"sequences": "AS KS QS JS TS 9S"}, "younger": {"pts": ""}}, "keyed by point"),
+    ({"dealer": {}}, "keyed by elder"),
+    ({"elder": {"sets": "AS AS AH"}}, "duplicate"),
+])
+def test_sinking_input_errors(declared, message):
+    with pytest.raises(ValueError, match=message):
+        score_deal(*TV10, TV10_TRICKS, declared=declared)
+
+
+def test_splitting_a_run_is_not_an_under_declaration():
+    # 7-8-9-T-J-Q-K of hearts is one septième (17); two tierces from it would score 26 under ru_seed.
+    elder = "7H 8H 9H TH JH QH KH AS AD AC 7S 7D"
+    younger = "8S 9S TS JS QS KS 8D 9D TD JD QD KD"
+    with pytest.raises(ValueError, match="splits one of his sequences"):
+        score_declarations(elder, younger, declared={"elder": {"sequences": "7H 8H 9H JH QH KH"}})
+
+
+def test_explain_command_takes_declarations(capsys):
+    from analyzer.cli import main
+    elder, younger = TV10
+    assert main(["piquet", "explain", "--elder", elder, "--younger", younger, "--tricks", TV10_TRICKS,
+                 "--declare", "elder.sets=", "--declare", "elder.sequences=AS KS QS JS"]) == 0
+    out = capsys.readouterr().out
+    assert "sixième major in S; declares only quart major in S" in out and "declares nothing" in out
+    assert "Declaration totals: elder 6, younger 51" in out

@@ -6,6 +6,7 @@ same with tierce 3 / quart 4) and ``classic`` (Rubicon piquet; repique in reckon
 """
 from __future__ import annotations
 
+import argparse
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -518,28 +519,101 @@ class DeclarationResult:
     options: dict
     elder: PlayerDeclarations
     younger: PlayerDeclarations
+    declared: dict | None = None     # under-declared holdings as given (sinking), None = full
 
     def explain(self) -> str:
         return explain_declarations(self)
 
 
-def score_declarations(elder: Cards, younger: Cards, rules: str = "ru_seed", **overrides) -> DeclarationResult:
+DECLARED_CATEGORIES = ("point", "sequences", "sets")
+
+
+def _runs_of(mask: int) -> list[int]:
+    """The maximal runs of 3+ consecutive ranks in a card mask, each as a mask."""
+    runs = []
+    for suit in range(4):
+        lane, rank = (mask >> (8 * suit)) & 0xFF, 0
+        while rank < 8:
+            length = 0
+            while rank + length < 8 and lane >> (rank + length) & 1:
+                length += 1
+            if length >= 3:
+                runs.append(((1 << length) - 1) << (8 * suit + rank))
+            rank += max(length, 1)
+    return runs
+
+
+def _declared_masks(declared, final: list[list[str]]) -> tuple[int, ...] | None:
+    """Validate under-declared holdings (sinking, §5) and return six masks: elder's point,
+    sequence and set cards, then younger's. A player or category not named declares in full.
+
+    A player may declare less than he holds, never more: his point from some cards of one suit,
+    sequences that are parts of his own (at most one out of each run he holds: splitting a run is
+    not an under-declaration), and sets of three or four of the cards he holds of a rank."""
+    if declared is None:
+        return None
+    if not isinstance(declared, dict) or set(declared) - set(PLAYERS):
+        raise ValueError(f"declared must be a dict keyed by {' and/or '.join(PLAYERS)}, got {declared!r}")
+    masks = []
+    for who, hand in zip(PLAYERS, final):
+        full = PIQUET32.mask(hand)
+        chosen = declared.get(who, {})
+        if not isinstance(chosen, dict) or set(chosen) - set(DECLARED_CATEGORIES):
+            raise ValueError(f"declared[{who!r}] must be a dict keyed by {', '.join(DECLARED_CATEGORIES)}; "
+                             f"got {chosen!r}")
+        for category in DECLARED_CATEGORIES:
+            if category not in chosen:
+                masks.append(full)
+                continue
+            cards = PIQUET32.parse(chosen[category], None, f"{who}'s declared {category}")
+            missing = [c for c in cards if c not in hand]
+            if missing:
+                raise ValueError(f"{who} declares {' '.join(missing)} for {category}, which he does not hold")
+            mask = PIQUET32.mask(cards)
+            if category == "point" and len({c[1] for c in cards}) > 1:
+                raise ValueError(f"{who}'s declared point must be cards of one suit, got {' '.join(cards)}")
+            if category == "sequences":
+                held = _runs_of(full)
+                parts = _runs_of(mask)
+                if sum(parts) != mask:
+                    raise ValueError(f"{who}'s declared sequences must be runs of 3 or more, got {' '.join(cards)}")
+                if any(sum(1 for part in parts if part & run) > 1 for run in held):
+                    raise ValueError(f"{who} splits one of his sequences into two: not an under-declaration")
+            if category == "sets":
+                counts = {r: sum(c[0] == r for c in cards) for r in {c[0] for c in cards}}
+                if any(r not in RANK_NAMES or n < 3 for r, n in counts.items()):
+                    raise ValueError(f"{who}'s declared sets must be three or four tens or better of a rank, "
+                                     f"got {' '.join(cards)}")
+            masks.append(mask)
+    return tuple(masks)
+
+
+def score_declarations(elder: Cards, younger: Cards, rules: str = "ru_seed", declared: dict | None = None,
+                       **overrides) -> DeclarationResult:
     """Score the declarations of two 12-card hands (card strings or lists of card strings).
 
-    ``rules`` names a preset; keyword arguments override its options. Raises ValueError for
-    malformed or duplicate cards, wrong hand sizes and unknown options."""
+    ``rules`` names a preset; keyword arguments override its options. ``declared`` gives
+    under-declared holdings (sinking, see :func:`_declared_masks`), e.g.
+    ``{"elder": {"sets": "AS AH AD"}}`` declares three aces out of four; comparisons then use
+    the declared values. Raises ValueError for malformed or duplicate cards, wrong hand sizes,
+    unknown options and declarations that are not under-declarations."""
     options = GAME.resolve_rules(rules, overrides)
     hands = [PIQUET32.parse(h, HAND_SIZE, f"{who} hand") for h, who in ((elder, "elder"), (younger, "younger"))]
     check_disjoint(hands, PLAYERS)
     masks = [PIQUET32.mask(h) for h in hands]
     row = core.score_deals(np.array([masks[0]]), np.array([masks[1]]), options)[0]
+    sunk = _declared_masks(declared, hands)
+    decl = None if sunk is None else core.score_declared(masks[0], masks[1], masks[0], masks[1], sunk, options)
     players = []
     for p in range(2):
         base = 2 + p * len(core.PLAYER_FIELDS)
         fields = dict(zip(core.PLAYER_FIELDS, (int(x) for x in row[base:base + len(core.PLAYER_FIELDS)])))
+        if decl is not None:
+            fields.update(zip(("carte_blanche", "point", "sequences", "sets"), decl["score"][p]),
+                          total=decl["total"][p], repik=decl["repik"][p])
         fields["repik"] = bool(fields["repik"])
         players.append(PlayerDeclarations(hand=tuple(PIQUET32.from_mask(masks[p])), **fields))
-    return DeclarationResult(rules, options, *players)
+    return DeclarationResult(rules, options, *players, declared=declared)
 
 
 def _suits(hand) -> dict[str, list[str]]:
@@ -587,9 +661,13 @@ def explain_declarations(result: DeclarationResult) -> str:
     for category, field in zip(CATEGORIES, fields):
         e, y = getattr(result.elder, field), getattr(result.younger, field)
         scores = " and ".join(f"{who} scores {v}" for who, v in (("elder", e), ("younger", y)) if v) or "nobody scores"
-        lines += [f"{category.capitalize()}: {scores}",
-                  f"    elder:   {held[0][category]}",
-                  f"    younger: {held[1][category]}"]
+        lines.append(f"{category.capitalize()}: {scores}")
+        for who, holdings in zip(PLAYERS, held):
+            sunk = (result.declared or {}).get(who, {}).get(category)
+            sunk = None if sunk is None else PIQUET32.parse(sunk)
+            told = "" if sunk is None else "; declares " + (
+                f"only {describe_holdings(sunk)[category]}" if sunk else "nothing")
+            lines.append(f"    {who + ':':9s}{holdings[category]}{told}")
     lines += ["", f"Declaration totals: elder {result.elder.total}, younger {result.younger.total}"]
     bonus = o["repik_bonus"]
     for who, p in (("elder", result.elder), ("younger", result.younger)):
@@ -625,6 +703,7 @@ class DealResult:
     tricks: tuple[tuple[str, str], ...]
     winners: tuple[str, ...]
     announced: str | None
+    declared: dict | None = None     # under-declared holdings as given (sinking), None = full
 
     @property
     def record(self) -> tuple[str | None, int]:
@@ -634,7 +713,7 @@ class DealResult:
 
     def explain(self) -> str:
         lines = [explain_declarations(DeclarationResult(self.rules, self.options, self.elder.declarations,
-                                                        self.younger.declarations)), ""]
+                                                        self.younger.declarations, self.declared)), ""]
         if self.announced:
             lines.append(f"Open capot announced by {self.announced}.")
         lines.append("Tricks (leader's card first):")
@@ -669,7 +748,7 @@ def _parse_tricks(tricks) -> list[tuple[str, str]]:
 
 def score_deal(elder: Cards, younger: Cards, tricks, rules: str = "ru_seed", elder_dealt: Cards | None = None,
                younger_dealt: Cards | None = None, announced: str | None = None, molchanka: str | None = None,
-               false_declaration: str | None = None, **overrides) -> DealResult:
+               false_declaration: str | None = None, declared: dict | None = None, **overrides) -> DealResult:
     """Score a whole deal: the final 12-card hands (after the exchange), the 12 tricks as
     ``"lead/follow"`` strings (the leader's card first; elder leads trick 1) and optionally the
     dealt hands (for carte blanche) and the player who announced an open capot. Illegal plays
@@ -678,7 +757,8 @@ def score_deal(elder: Cards, younger: Cards, tricks, rules: str = "ru_seed", eld
     The optional penalties of §9 (off unless named): ``molchanka="elder"|"younger"`` — that player
     had a wrong number of cards: he scores no play points, леза or capot, and his opponent's play
     points are doubled (not his bonuses); ``false_declaration=...`` — that player scores nothing
-    for the whole deal, the opponent scores normally."""
+    for the whole deal, the opponent scores normally. ``declared`` under-declares holdings
+    (sinking, as in :func:`score_declarations`); pik and repik then follow the declared values."""
     for name, who in (("molchanka", molchanka), ("false_declaration", false_declaration)):
         if who not in (None, "elder", "younger"):
             raise ValueError(f"{name} must be 'elder', 'younger' or None, got {who!r}")
@@ -713,22 +793,23 @@ def score_deal(elder: Cards, younger: Cards, tricks, rules: str = "ru_seed", eld
             leader = 1 - leader
     masks = [PIQUET32.mask(h) for h in final] + [PIQUET32.mask(h) for h in dealt]
     out = core.score_played_deal(masks[2], masks[3], masks[0], masks[1], indices,
-                                 -1 if announced is None else PLAYERS.index(announced), options)
+                                 -1 if announced is None else PLAYERS.index(announced), options,
+                                 _declared_masks(declared, final))
     decl, score = out["declarations"], out["score"]
     players = []
     for p in range(2):
-        declared = PlayerDeclarations(
+        holdings = PlayerDeclarations(
             hand=tuple(PIQUET32.from_mask(masks[p])), carte_blanche=decl["score"][p][0], point=decl["score"][p][1],
             sequences=decl["score"][p][2], sets=decl["score"][p][3], total=decl["total"][p],
             repik=bool(decl["repik"][p]), uncontested=0)
         players.append(PlayerDeal(
-            declarations=declared, repik=score["repik"][p] * options["repik_bonus"],
+            declarations=holdings, repik=score["repik"][p] * options["repik_bonus"],
             pik=score["pik"][p] * options["pik_bonus"], play=score["play"][p], tricks=score["tricks"][p],
             majority=score["majority"][p], capot=score["capot"][p],
             open_capot_penalty=score["open_capot_penalty"][p], total=score["total"][p]))
     players = _apply_penalties(players, molchanka, false_declaration)
     return DealResult(rules, options, players[0], players[1], tuple(played),
-                      tuple(PLAYERS[w] for w in out["winners"]), announced)
+                      tuple(PLAYERS[w] for w in out["winners"]), announced, declared)
 
 
 def _apply_penalties(players: list[PlayerDeal], molchanka: str | None, false_declaration: str | None) -> list[PlayerDeal]:
@@ -1097,6 +1178,10 @@ def register_cli(sub) -> None:
     explain.add_argument("--announced", choices=PLAYERS, help="who announced an open capot")
     explain.add_argument("--rules", default="ru_seed", choices=list(PRESETS))
     explain.add_argument("--set", dest="overrides", type=cli.option, action="append", default=[], metavar="KEY=VALUE")
+    explain.add_argument("--declare", dest="declared", type=_declared_option, action="append", default=[],
+                         metavar="PLAYER.CATEGORY=CARDS",
+                         help='sinking: declare less than held, e.g. --declare "elder.sets=AS AH AD" '
+                              '(categories point, sequences, sets; empty cards declare nothing)')
     explain.add_argument("--json", action="store_true")
     explain.set_defaults(handler=_cmd_explain)
 
@@ -1141,17 +1226,29 @@ def _cmd_run(args) -> int:
     return 0 if result.complete else cli.EXIT_INTERRUPTED
 
 
+def _declared_option(text: str) -> tuple[str, str, str]:
+    """PLAYER.CATEGORY=CARDS of --declare (validated further by _declared_masks)."""
+    key, sep, cards = text.partition("=")
+    who, dot, category = key.strip().partition(".")
+    if not sep or not dot:
+        raise argparse.ArgumentTypeError(f"expected PLAYER.CATEGORY=CARDS, e.g. 'elder.sets=AS AH AD', got {text!r}")
+    return who, category, cards
+
+
 def _cmd_explain(args) -> int:
     import json
     from dataclasses import asdict
 
+    declared: dict | None = {} if args.declared else None
+    for who, category, cards in args.declared:
+        declared.setdefault(who, {})[category] = cards
     if args.tricks:
         result = score_deal(args.elder, args.younger, args.tricks, args.rules, announced=args.announced,
-                            **dict(args.overrides))
+                            declared=declared, **dict(args.overrides))
     else:
         if args.announced:
             raise ValueError("--announced needs --tricks")
-        result = score_declarations(args.elder, args.younger, args.rules, **dict(args.overrides))
+        result = score_declarations(args.elder, args.younger, args.rules, declared=declared, **dict(args.overrides))
     print(json.dumps(asdict(result), indent=2, default=str) if args.json else result.explain())
     return 0
 

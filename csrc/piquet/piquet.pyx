@@ -696,21 +696,54 @@ cdef dict _decl_dict(const DeclResult *d):
             "total": [d.total[0], d.total[1]], "repik": [d.repik[0], d.repik[1]]}
 
 
-def score_played_deal(uint32_t elder_dealt, uint32_t younger_dealt, uint32_t elder_final, uint32_t younger_final,
-                      tricks, int announced, dict rules_spec):
-    """Score a deal whose final hands and (legal, validated) tricks are given as (lead, follow)
-    card indices; returns the declarations, the deal score and the trick winners."""
+cdef void evaluate_declared(declared, int p, mask32 final, const SuitTables *t, const PiquetRules *rules,
+                           HandEval *e) except *:
+    """The holdings player p declares: the point from his declared point cards, the sequences and
+    the sets from theirs (sinking, §5). `declared` is None (full declarations) or six masks:
+    elder's point, sequence and set cards, then younger's (validated by the caller)."""
+    cdef HandEval part
+    if declared is None:
+        evaluate_hand(final, t, rules, e)
+        return
+    evaluate_hand(declared[3 * p], t, rules, e)
+    evaluate_hand(declared[3 * p + 1], t, rules, &part)
+    e.seq_key, e.seq_score, e.tierce_major = part.seq_key, part.seq_score, part.tierce_major
+    evaluate_hand(declared[3 * p + 2], t, rules, &part)
+    e.set_key, e.set_score, e.quatorzes = part.set_key, part.set_score, part.quatorzes
+
+
+cdef void declare_final(uint32_t elder_dealt, uint32_t younger_dealt, uint32_t elder_final, uint32_t younger_final,
+                        declared, const SuitTables *t, const PiquetRules *rules, DeclResult *decl) except *:
+    cdef HandEval ev[2]
+    evaluate_declared(declared, 0, elder_final, t, rules, &ev[0])
+    evaluate_declared(declared, 1, younger_final, t, rules, &ev[1])
+    score_declarations(&ev[0], &ev[1], carte_blanche_points(elder_dealt, elder_final, rules),
+                       carte_blanche_points(younger_dealt, younger_final, rules), rules, decl)
+
+
+def score_declared(uint32_t elder_dealt, uint32_t younger_dealt, uint32_t elder_final, uint32_t younger_final,
+                   declared, dict rules_spec):
+    """Score the declarations of final hands, optionally under-declared (see evaluate_declared)."""
     cdef PiquetRules rules = rules_from(rules_spec)
     cdef SuitTables tables
     build_tables(&tables, &rules)
-    cdef HandEval ev[2]
+    cdef DeclResult decl
+    declare_final(elder_dealt, younger_dealt, elder_final, younger_final, declared, &tables, &rules, &decl)
+    return _decl_dict(&decl)
+
+
+def score_played_deal(uint32_t elder_dealt, uint32_t younger_dealt, uint32_t elder_final, uint32_t younger_final,
+                      tricks, int announced, dict rules_spec, declared=None):
+    """Score a deal whose final hands and (legal, validated) tricks are given as (lead, follow)
+    card indices, with full or under-declared holdings (see evaluate_declared); returns the
+    declarations, the deal score and the trick winners."""
+    cdef PiquetRules rules = rules_from(rules_spec)
+    cdef SuitTables tables
+    build_tables(&tables, &rules)
     cdef DeclResult decl
     cdef PlayState st
     cdef DealScore score
-    evaluate_hand(elder_final, &tables, &rules, &ev[0])
-    evaluate_hand(younger_final, &tables, &rules, &ev[1])
-    score_declarations(&ev[0], &ev[1], carte_blanche_points(elder_dealt, elder_final, &rules),
-                       carte_blanche_points(younger_dealt, younger_final, &rules), &rules, &decl)
+    declare_final(elder_dealt, younger_dealt, elder_final, younger_final, declared, &tables, &rules, &decl)
     start_play(&st, elder_final, younger_final, &decl, announced, &rules)
     winners = []
     for lead, follow in tricks:
