@@ -1,8 +1,9 @@
 # Russian Bank duel policies (§10.6): G1 "greedy" and uniform "random", one decision step with the
 # stop call of stop_mode=call, and a whole game.
 
-from libc.stdint cimport uint64_t
+from libc.stdint cimport uint32_t, uint64_t
 from libc.string cimport memcpy
+from bitboard cimport popcount32, lowest_bit32
 from rng cimport Rng, rng_below, rng_uniform
 from rb_rules cimport *
 
@@ -96,12 +97,19 @@ cdef inline int load_target(const Duel *g, const Rules *r, int c) noexcept nogil
 cdef inline int has(uint64_t mask, int c) noexcept nogil:
     return c >= 0 and (mask >> c) & 1
 
+cdef inline int first_in_seat_order(uint32_t houses, int p) noexcept nogil:
+    """The first house of a non-empty set of houses (bit h = house h) in player p's order."""
+    cdef int shift = HOUSES_PER_PLAYER * p
+    cdef uint32_t rotated = ((houses >> shift) | (houses << (N_HOUSES - shift))) & ((1u << N_HOUSES) - 1)
+    return (lowest_bit32(rotated) + shift) & (N_HOUSES - 1)
+
 cdef inline int greedy_action(const Duel *g, const Rules *r) noexcept nogil:
     """G1 straight from the position, class by class, without listing the legal actions; only
     where greedy_fast_ok holds (a test checks it against greedy_choice on many positions).
     Card sets are 52-bit masks of kinds: what the foundations take, what fits on some house."""
-    cdef int p = g.player, h, s, d, j, k, stock = -1, hand = -1, empties = 0, first_empty = -1
+    cdef int p = g.player, h, s, d, j, k, t, stock = -1, hand = -1, empties, first_empty = -1
     cdef int top[N_HOUSES]
+    cdef uint32_t empty_houses = 0, to_foundation = 0
     cdef uint64_t found = g.found_next, wanted = 0, singles = 0
     if g.stock_n[p] > 0:
         stock = g.stock[p][g.stock_n[p] - 1]
@@ -111,18 +119,23 @@ cdef inline int greedy_action(const Duel *g, const Rules *r) noexcept nogil:
         hand = g.hand[p][g.hand_n[p] - 1]
         if has(found, hand):
             return SRC_HAND * 16 + DST_FOUNDATION
-    for j in range(N_HOUSES):                                  # houses in the mover's order
-        h = seat_house(p, j)
+    # One pass over the houses in index order, collecting sets of houses as bits; the first
+    # house of a set in the mover's order is then a rotation and a lowest bit (cheaper than
+    # walking the houses in seat order with a branch per house).
+    for h in range(N_HOUSES):
         if g.house_n[h] == 0:
             top[h] = -1
-            empties += 1
-            if first_empty < 0:
-                first_empty = h
+            empty_houses |= 1u << h
         else:
-            top[h] = g.house[h][g.house_n[h] - 1]
-            if has(found, top[h]):
-                return (SRC_HOUSE + h) * 16 + DST_FOUNDATION
-            wanted |= FITTING[top[h]]
+            t = g.house[h][g.house_n[h] - 1]
+            top[h] = t
+            to_foundation |= <uint32_t>has(found, t) << h
+            wanted |= FITTING[t]
+    if to_foundation:
+        return (SRC_HOUSE + first_in_seat_order(to_foundation, p)) * 16 + DST_FOUNDATION
+    empties = popcount32(empty_houses)
+    if empty_houses:
+        first_empty = first_in_seat_order(empty_houses, p)
     if stock >= 0:
         if r.load_from_stock:                                  # class 1
             d = load_target(g, r, stock)
