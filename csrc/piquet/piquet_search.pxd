@@ -37,11 +37,99 @@ cdef struct TTEntry:             # 16 bytes; an empty entry has key == 0, which 
     int8_t best                  # the best lead, as 8 * suit + its rank among the suit's cards in play
 
 
+cdef enum:
+    # Fields of a suit's facts (suit_facts, by suit code), summed over the four suits.
+    ELDER_STOPS = 0              # 4 bits each: stopper tricks (stopper_tricks) of elder, of younger,
+    YOUNGER_STOPS = 4            # and the tricks elder, younger can cash leading (sure_tricks)
+    ELDER_CASH = 8
+    YOUNGER_CASH = 12
+    ELDER_BEATS = 16             # 3 bits each: suits where the first rule of a sweep holds (see
+    YOUNGER_BEATS = 19           # search): the leader's cards all beat the follower's, or the
+    YOUNGER_SWEEPS = 22          # follower (younger when elder leads, elder when younger leads)
+    ELDER_SWEEPS = 25            # wins every lead of the suit
+    SUITS_ALL = 4
+
+
 cdef struct Solver:
     TTEntry *table
     const PiquetRules *rules
     long nodes
     int killer[2][TRICKS + 1]    # per leader and cards left: the last lead that cut off there
+    uint8_t squeeze4[256]        # [in-play nibble << 4 | younger's nibble]: younger's bits squeezed
+    uint32_t suit_facts[512]     # by suit code (see suit_code): counts packed as in the enum above
+    # min / max over elder's final trick count E in [lo, hi] of end_value (announcement + 1, sigma
+    # (0: younger takes the last trick, 1: elder), lo, hi); +-INF for an empty range
+    int end_min[3][2][TRICKS + 2][TRICKS + 1]
+    int end_max[3][2][TRICKS + 2][TRICKS + 1]
+
+cdef inline void fill_suit_tables(Solver *sv) noexcept nogil:
+    """squeeze4, and the facts of every suit code, computed from the two hands' cards of the suit
+    (ranks 0..len-1, younger's where the code has a 1)."""
+    cdef int x, y, i, k, c, code, length, mask
+    cdef mask32 elder, younger
+    cdef uint32_t f
+    for x in range(16):
+        for y in range(16):
+            k = 0
+            i = 0
+            for c in range(4):
+                if (x >> c) & 1:
+                    i |= ((y >> c) & 1) << k
+                    k += 1
+            sv.squeeze4[x << 4 | y] = <uint8_t>i
+    sv.suit_facts[0] = 0             # no suit has code 0 (the length mark is always there)
+    for code in range(1, 512):
+        length = highest_bit32(code)
+        mask = (1 << length) - 1
+        younger = code & mask
+        elder = ~code & mask
+        f = <uint32_t>stopper_tricks(elder, younger) << ELDER_STOPS
+        f |= <uint32_t>stopper_tricks(younger, elder) << YOUNGER_STOPS
+        f |= <uint32_t>sure_tricks(elder, younger) << ELDER_CASH
+        f |= <uint32_t>sure_tricks(younger, elder) << YOUNGER_CASH
+        f |= <uint32_t>beats_all(elder, younger) << ELDER_BEATS
+        f |= <uint32_t>beats_all(younger, elder) << YOUNGER_BEATS
+        f |= <uint32_t>follower_sweeps(elder, younger) << YOUNGER_SWEEPS
+        f |= <uint32_t>follower_sweeps(younger, elder) << ELDER_SWEEPS
+        sv.suit_facts[code] = f
+
+
+cdef inline int end_value(const PiquetRules *rules, int announced, int sigma, int elder_total) noexcept nogil:
+    """The part of the value to go (ru_seed scoring) that depends on how the play ends: 4 per
+    trick of elder's final count, (last - 2) * sigma for the last trick (sigma = +1 when elder
+    takes it), and the end-of-play bonuses."""
+    cdef int younger_total = TRICKS - elder_total
+    cdef int last = rules.last_trick_value, bonus = 0
+    if not rules.capot_keeps_last_trick and (
+            (sigma == 1 and elder_total == TRICKS) or (sigma == -1 and younger_total == TRICKS)):
+        last = 1
+    if elder_total == TRICKS:
+        bonus += rules.open_capot_bonus if announced == ELDER else rules.capot_bonus
+    elif younger_total == TRICKS:
+        bonus -= rules.open_capot_bonus if announced == YOUNGER else rules.capot_bonus
+    elif elder_total * 2 > TRICKS:
+        bonus += rules.majority_bonus
+    elif younger_total * 2 > TRICKS:
+        bonus -= rules.majority_bonus
+    if announced == ELDER and elder_total != TRICKS:
+        bonus -= rules.open_capot_fail_penalty
+    elif announced == YOUNGER and younger_total != TRICKS:
+        bonus += rules.open_capot_fail_penalty
+    return 4 * elder_total + (last - 2) * sigma + bonus
+
+
+cdef inline void fill_end_tables(Solver *sv, const PiquetRules *rules) noexcept nogil:
+    cdef int a, sg, lo, hi, v
+    for a in range(3):
+        for sg in range(2):
+            for lo in range(TRICKS + 2):
+                for hi in range(TRICKS + 1):
+                    sv.end_min[a][sg][lo][hi] = INF
+                    sv.end_max[a][sg][lo][hi] = -INF
+                    for e in range(lo, hi + 1):
+                        v = end_value(rules, a - 1, 2 * sg - 1, e)
+                        sv.end_min[a][sg][lo][hi] = min(sv.end_min[a][sg][lo][hi], v)
+                        sv.end_max[a][sg][lo][hi] = max(sv.end_max[a][sg][lo][hi], v)
 
 
 cdef inline int solver_init(Solver *sv, const PiquetRules *rules) noexcept nogil:
@@ -52,6 +140,8 @@ cdef inline int solver_init(Solver *sv, const PiquetRules *rules) noexcept nogil
     for i in range(TRICKS + 1):
         sv.killer[0][i] = -1
         sv.killer[1][i] = -1
+    fill_suit_tables(sv)
+    fill_end_tables(sv, rules)
     return sv.table != NULL
 
 
@@ -75,25 +165,20 @@ cdef inline uint16_t state_extra(const PlayState *s, const PiquetRules *rules) n
                       | (pik_need(s, rules) << 7))
 
 
-cdef inline uint64_t relative_key(mask32 elder, mask32 younger) noexcept nogil:
-    """The two hands with the cards out of play squeezed out: for each suit, one bit per card
-    still in play from the lowest up (1 = younger's) and a 1 above them to mark the length, nine
-    bits a suit. Play values depend only on this (no card is worth points by its rank), so
-    positions reached by playing different cards of the same relative standing share an entry."""
-    cdef uint64_t key = 0
-    cdef uint32_t lane, owners, k
-    cdef int suit, c
-    for suit in range(4):
-        lane = ((elder | younger) >> (8 * suit)) & 0xFF
-        owners = 0
-        k = 0
-        while lane:
-            c = lowest_bit32(lane)
-            owners |= ((younger >> (8 * suit + c)) & 1) << k
-            k += 1
-            lane &= lane - 1
-        key |= <uint64_t>(owners | (1u << k)) << (9 * suit)
-    return key
+cdef inline uint32_t suit_code(const Solver *sv, mask32 in_play, mask32 younger, int suit) noexcept nogil:
+    """A suit with the cards out of play squeezed out: one bit per card still in play from the
+    lowest up (1 = younger's) and a 1 above them to mark the length, nine bits. Play values
+    depend only on these codes (no card is worth points by its rank), so positions reached by
+    playing different cards of the same relative standing share a table entry."""
+    cdef uint32_t lane = (in_play >> (8 * suit)) & 0xFF, mine = (younger >> (8 * suit)) & 0xFF
+    cdef uint32_t low = lane & 15
+    return (sv.squeeze4[(low << 4) | (mine & 15)]
+            | (<uint32_t>sv.squeeze4[(lane & 0xF0) | (mine >> 4)] << popcount32(low))
+            | (1u << popcount32(lane)))
+
+
+cdef inline uint32_t field(uint32_t facts, int shift, int bits) noexcept nogil:
+    return (facts >> shift) & ((1u << bits) - 1)
 
 
 cdef inline int relative_card(int card, mask32 in_play) noexcept nogil:
@@ -128,18 +213,22 @@ cdef inline int terminal_value(const PlayState *s, const PiquetRules *rules) noe
 
 cdef inline int group_tops(mask32 mine, mask32 theirs, int *moves) noexcept nogil:
     """One card of each group of equivalent cards in `mine` (cards with no card of `theirs`
-    between them in the same suit), highest group first within a suit."""
-    cdef int n = 0, c, above
-    cdef mask32 rest = mine, all_cards = mine | theirs, higher
-    while rest:
-        c = highest_bit32(rest)
-        rest &= ~((<mask32>1) << c)
-        # c tops its group unless the next higher remaining card of its suit is also mine
-        higher = all_cards & ~(((<mask32>2) << c) - 1) & ((<mask32>0xFF) << (c & ~7))
-        if higher:
-            above = lowest_bit32(higher)
-            if (mine >> above) & 1:
-                continue
+    between them in the same suit), highest card first."""
+    # below: the cards whose next higher card in play of the same suit is mine, found for all
+    # suits at once by letting "mine is next" run down through the cards out of play
+    # (a doubling fill; bit 7 of each suit is masked so nothing crosses into the suit below).
+    cdef mask32 below = (mine >> 1) & 0x7F7F7F7F
+    cdef mask32 through = (~(mine | theirs) >> 1) & 0x7F7F7F7F
+    below |= through & (below >> 1)
+    through &= through >> 1
+    below |= through & (below >> 2)
+    through &= through >> 2
+    below |= through & (below >> 4)
+    cdef mask32 tops = mine & ~below
+    cdef int n = 0, c
+    while tops:
+        c = highest_bit32(tops)
+        tops &= ~((<mask32>1) << c)
         moves[n] = c
         n += 1
     return n
@@ -274,56 +363,28 @@ cdef inline int stopper_tricks(mask32 mine, mask32 theirs) noexcept nogil:
     return n
 
 
-cdef inline void value_bounds(const PlayState *s, const PiquetRules *rules, int *low, int *high) noexcept nogil:
+cdef inline void value_bounds(const Solver *sv, const PlayState *s, uint32_t facts, int *low, int *high) noexcept nogil:
     """Bounds of the value to go under every-trick scoring with a last trick worth a total
     (ru_seed): with t more tricks for elder out of r and sigma = +1 if elder takes the last, the
     play points to come are lead(now) + 4t - 2r + (last - 2) * sigma; the bonuses follow from the
-    final trick counts. Each player takes at least his stopper tricks, and the leader at least
-    the tricks he can cash; a pending pik may or may not come."""
-    cdef int r = TRICKS - s.tricks_done, t, sigma, last, v, bonus
-    cdef int lead_sign = 1 if s.leader == ELDER else -1
-    cdef int elder_total, younger_total, p
-    cdef mask32 e = s.hand[ELDER], y = s.hand[YOUNGER]
-    cdef int t_lo = stopper_tricks(e, y), y_lo = stopper_tricks(y, e), cash
-    cash = sure_tricks(s.hand[s.leader], s.hand[1 - s.leader])
+    final trick counts (end_value, minimised and maximised over the possible range of elder's final
+    count E = tricks so far + t by the tables). Each player takes at least his stopper tricks, and
+    the leader at least the tricks he can cash; a pending pik may or may not come."""
+    cdef int r = TRICKS - s.tricks_done, won = s.tricks_won[ELDER]
+    cdef int t_lo = field(facts, ELDER_STOPS, 4), y_lo = field(facts, YOUNGER_STOPS, 4)
     if s.leader == ELDER:
-        t_lo = max(t_lo, cash)
+        t_lo = max(t_lo, <int>field(facts, ELDER_CASH, 4))
     else:
-        y_lo = max(y_lo, cash)
-    cdef int t_hi = r - y_lo
-    low[0] = INF
-    high[0] = -INF
-    for t in range(t_lo, t_hi + 1):
-        for sigma in range(-1, 2, 2):
-            if (sigma == 1 and t == 0) or (sigma == -1 and t == r):
-                continue
-            elder_total = s.tricks_won[ELDER] + t
-            younger_total = s.tricks_won[YOUNGER] + r - t
-            last = rules.last_trick_value
-            if not rules.capot_keeps_last_trick and (
-                    (sigma == 1 and elder_total == TRICKS) or (sigma == -1 and younger_total == TRICKS)):
-                last = 1
-            v = lead_sign + 4 * t - 2 * r + (last - 2) * sigma
-            bonus = 0
-            if elder_total == TRICKS:
-                bonus += rules.open_capot_bonus if s.announced == ELDER else rules.capot_bonus
-            elif younger_total == TRICKS:
-                bonus -= rules.open_capot_bonus if s.announced == YOUNGER else rules.capot_bonus
-            elif elder_total * 2 > TRICKS:
-                bonus += rules.majority_bonus
-            elif younger_total * 2 > TRICKS:
-                bonus -= rules.majority_bonus
-            if s.announced == ELDER and elder_total != TRICKS:
-                bonus -= rules.open_capot_fail_penalty
-            elif s.announced == YOUNGER and younger_total != TRICKS:
-                bonus += rules.open_capot_fail_penalty
-            v += bonus
-            if v < low[0]:
-                low[0] = v
-            if v > high[0]:
-                high[0] = v
-    if pik_need(s, rules) > 0:
-        high[0] += rules.pik_bonus
+        y_lo = max(y_lo, <int>field(facts, YOUNGER_CASH, 4))
+    cdef int e_lo = won + t_lo, e_hi = won + r - y_lo
+    # elder takes the last trick only if t >= 1, younger only if t <= r - 1
+    cdef int lo_elder_last = max(e_lo, won + 1), hi_younger_last = min(e_hi, won + r - 1)
+    cdef int a = s.announced + 1
+    cdef int base = (1 if s.leader == ELDER else -1) - 2 * r - 4 * won
+    low[0] = base + min(sv.end_min[a][1][lo_elder_last][e_hi], sv.end_min[a][0][e_lo][hi_younger_last])
+    high[0] = base + max(sv.end_max[a][1][lo_elder_last][e_hi], sv.end_max[a][0][e_lo][hi_younger_last])
+    if pik_need(s, sv.rules) > 0:
+        high[0] += sv.rules.pik_bonus
 
 
 cdef inline void move_to_front(int *moves, int n, int card) noexcept nogil:
@@ -346,14 +407,26 @@ cdef inline int search(Solver *sv, const PlayState *s, int alpha, int beta) noex
     cdef PlayState child
     cdef uint64_t key = 0
     cdef TTEntry *e = NULL
-    cdef int use_table
+    cdef int use_table, sweep
     if s.tricks_done == TRICKS:
         return terminal_value(s, sv.rules)
-    if beats_all(s.hand[s.leader], s.hand[1 - s.leader]) or follower_sweeps(s.hand[s.leader], s.hand[1 - s.leader]):
+    cdef mask32 in_play = s.hand[ELDER] | s.hand[YOUNGER]
+    cdef uint32_t codes[4]
+    cdef uint32_t facts = 0
+    for i in range(4):
+        codes[i] = suit_code(sv, in_play, s.hand[YOUNGER], i)
+        facts += sv.suit_facts[codes[i]]
+    # the trick winners no longer depend on the cards chosen: the leader's cards all beat the
+    # follower's (beats_all), or the follower wins whatever is led (follower_sweeps)
+    if s.leader == ELDER:
+        sweep = field(facts, ELDER_BEATS, 3) == SUITS_ALL or field(facts, YOUNGER_SWEEPS, 3) == SUITS_ALL
+    else:
+        sweep = field(facts, YOUNGER_BEATS, 3) == SUITS_ALL or field(facts, ELDER_SWEEPS, 3) == SUITS_ALL
+    if sweep:
         return play_out_value(s, sv.rules)
     cdef int low, high
     if sv.rules.trick_point == EVERY_TRICK and sv.rules.last_trick_mode == LAST_TOTAL:
-        value_bounds(s, sv.rules, &low, &high)
+        value_bounds(sv, s, facts, &low, &high)
         if low >= beta:
             return low
         if high <= alpha:
@@ -362,7 +435,8 @@ cdef inline int search(Solver *sv, const PlayState *s, int alpha, int beta) noex
     use_table = s.tricks_done <= TRICKS - TT_MIN_CARDS
     first = -1
     if use_table:
-        key = relative_key(s.hand[ELDER], s.hand[YOUNGER]) | (<uint64_t>state_extra(s, sv.rules) << 40)
+        key = (codes[0] | (<uint64_t>codes[1] << 9) | (<uint64_t>codes[2] << 18) | (<uint64_t>codes[3] << 27)
+               | (<uint64_t>state_extra(s, sv.rules) << 40))
         e = &sv.table[tt_index(key)]
     if use_table and e.key == key:
         # Stored bounds cut off directly; they do not narrow the window (narrowing gave wrong
