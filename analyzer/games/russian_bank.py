@@ -597,6 +597,54 @@ class SoloPosition:
         return SoloResult(r["outcome"], r["nodes"], model, low if low is not None and low == high else None,
                           (low, high))
 
+    def play_blind(self, k: int | None = None, policy: str = "greedy") -> "BlindResult":
+        """Play this position with a blind policy (§9.2 "Blind play"; see rb_blind.pxd for the end
+        rule). ``greedy`` is G1 of §10.6 without loading; it plays a foundation move whenever one
+        exists, so its game is the same under both foundation priorities."""
+        r = core.blind_game(self._piles(), _blind_redeal_limit(k), _blind_policy(policy))
+        return BlindResult(r["end"], r["actions"], r["cards_left"], r["redeals"],
+                           [_blind_move_text(a) for a in r["played"]])
+
+    def _piles(self) -> dict:
+        return dict(stock=self.stock, houses=self.houses, foundations=self.foundations, hand=self.hand,
+                    waste=self.waste)
+
+
+@dataclass(frozen=True)
+class BlindResult:
+    end: str                  # win, stuck (no action left: lost) or cycle (k = ∞, the position repeats: lost)
+    actions: int              # card moves and discards
+    cards_left: int           # in stock, hand and waste at the end
+    redeals: int
+    moves: list[str] = field(default_factory=list)
+
+    @property
+    def won(self) -> bool:
+        return self.end == "win"
+
+
+BLIND_POLICIES = ("greedy",)
+
+
+def _blind_policy(policy: str) -> str:
+    if policy not in BLIND_POLICIES:
+        raise ValueError(f"unknown blind SOLO policy {policy!r}: choose one of {', '.join(BLIND_POLICIES)}")
+    return policy
+
+
+def _blind_redeal_limit(k):
+    if k is not None and (isinstance(k, bool) or not isinstance(k, int) or k < 0):
+        raise ValueError(f"k must be a non-negative integer or None (unlimited), got {k!r}")
+    return k
+
+
+def _blind_move_text(a: int) -> str:
+    """The kernel's blind SOLO action as text: stock→F, hand→h2, h0→h3, DISCARD."""
+    if a == core.BLIND_DISCARD:
+        return "DISCARD"
+    src, dst = divmod(a, 8)
+    return f"{('stock', 'hand')[src] if src < 2 else f'h{src - 2}'}→{'F' if dst == 0 else f'h{dst - 1}'}"
+
 
 def _solo_model(model: str, k, priority: str, tempo: bool) -> str:
     if model not in _CHOICES["solo_model"]:
@@ -635,6 +683,19 @@ def _compare_kernel(bit_generators, n_deals: int, rules: dict, strategies: dict)
     return core.compare_shard(bit_generators, n_deals, rules, strategies)
 
 
+
+def _blind_kernel(bit_generators, n_deals: int, rules: dict, strategies: dict) -> dict[str, np.ndarray]:
+    return core.blind_shard(bit_generators[0], n_deals,
+                            dict(k=check_rules(dict(rules))["redeal_limit"], policy=strategies["player"]))
+
+
+def _blind_paired_kernel(bit_generators, n_deals: int, rules: dict, strategies: dict) -> dict[str, np.ndarray]:
+    rules = check_rules(dict(rules))
+    if rules["tempo"]:
+        raise ValueError("the paired blind analysis decides the layouts; it has no tempo mode (tempo=false)")
+    return core.blind_shard(bit_generators[0], n_deals, dict(k=rules["redeal_limit"], policy=strategies["player"],
+                                                             solve=_solo_options(rules)))
+
 _STRATEGY_NAMES = ("greedy", "lookahead", "random")
 COMPARE_SHARD = 2_000       # duplicate deals per shard: a few seconds of play, so workers share the load
 GAME = Game(
@@ -645,6 +706,11 @@ GAME = Game(
     analyses={
         "solo": Analysis("solo", "SOLO(k, π) solvability of random one-player layouts (exact search per deal)",
                          _solo_kernel),
+        "blind": Analysis("blind", "SOLO(k, π) layouts played by a blind policy (§9.2): win rate W_σ(k, π), "
+                          "actions, cards left, redeals", _blind_kernel, strategies={"player": BLIND_POLICIES}),
+        "blind_paired": Analysis("blind_paired", "the blind analysis with every layout also decided by the "
+                                 "SOLO solver: blind outcome x thoughtful outcome per deal", _blind_paired_kernel,
+                                 strategies={"player": BLIND_POLICIES}),
         "duel": Analysis("duel", "two-player games with named strategies: first/second/draw rates, length, score",
                          _duel_kernel, streams=2,
                          strategies={"first": _STRATEGY_NAMES, "second": _STRATEGY_NAMES}),
@@ -799,6 +865,37 @@ def duplicate_table(counters: dict, a: str, b: str) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+
+def blind_table(counters: dict, label: str = "") -> pd.DataFrame:
+    """A blind SOLO run: the win rate W_σ(k, π) (§9.2) and the two ways to lose with Wilson
+    intervals, mean actions, cards left in stock + hand + waste, redeals."""
+    n = int(counters["deals"][0])
+    win, stuck, cycle = (int(x) for x in counters["outcome"])
+    left = counters["cards_left_hist"]
+    rows = [_rate(label, "win", win, n), _rate(label, "lost: no action left", stuck, n),
+            _rate(label, "lost: cycle (k = ∞, the position repeats)", cycle, n),
+            _mean(label, "mean actions per game", counters["actions"][0], n),
+            _mean(label, "mean cards left", histogram_moments(left)[1], n),
+            _mean(label, "mean cards left when lost", histogram_moments(left)[1], n - win),
+            _mean(label, "mean redeals", histogram_moments(counters["redeals_hist"])[1], n)]
+    return pd.DataFrame(rows)
+
+
+def paired_table(counters: dict, label: str = "") -> pd.DataFrame:
+    """blind_paired: the blind outcome beside the solver's on the same layouts. A blind win is a
+    winning line, so the solver can never have lost it (the row 'blind wins the solver lost' must
+    be 0); the share of the thoughtful wins that the blind policy also wins measures the gap."""
+    p = counters["paired"]                       # [blind win, loss][solver win, loss, unresolved]
+    n = int(p.sum())
+    solved_w, solved_l, unresolved = (int(x) for x in p.sum(axis=0))
+    return pd.DataFrame([
+        _rate(label, "solver won", solved_w, n), _rate(label, "solver lost", solved_l, n),
+        _rate(label, "solver unresolved", unresolved, n), _rate(label, "blind won", int(p[0].sum()), n),
+        _rate(label, "blind won, of the solver's wins", int(p[0, 0]), solved_w),
+        _rate(label, "blind won, of the unresolved deals", int(p[0, 2]), unresolved),
+        _rate(label, "blind wins the solver lost (must be 0)", int(p[0, 1]), n),
+    ])
+
 # ---------------------------------------------------------------------------------------------
 # Report
 
@@ -947,6 +1044,15 @@ def register_cli(sub) -> None:
     cli.add_strategy_option(duel)
     duel.set_defaults(handler=_cmd_duel)
 
+    blind = sub.add_parser("blind", help="SOLO(k, π) layouts played by a blind policy (--strategy player=greedy); "
+                           "--paired also decides every layout with the solver")
+    cli.add_run_options(blind, "russian_bank", default_deals=100_000)
+    cli.add_strategy_option(blind)
+    blind.add_argument("--paired", action="store_true",
+                       help="decide every layout with the SOLO solver too (node_budget, solo_model) and print "
+                            "the blind outcome beside the thoughtful one (slow: the solver's speed)")
+    blind.set_defaults(handler=_cmd_blind)
+
     play = sub.add_parser("play", help="play one game from a seed and print the transcript")
     play.add_argument("--seed", type=cli.seed, default=1)
     play.add_argument("--p0", default="greedy", choices=_STRATEGY_NAMES)
@@ -987,6 +1093,24 @@ def _cmd_duel(args) -> int:
     names = result.config.strategy_names
     cli.emit_table(args, result, duel_table(result.counters, f"{names['first']} vs {names['second']}"))
     return 0 if result.complete else cli.EXIT_INTERRUPTED
+
+
+def _cmd_blind(args) -> int:
+    from .. import cli
+
+    result = cli.execute(args, "russian_bank", "blind_paired" if args.paired else "blind")
+    rules = resolve(result.config.rules, dict(result.config.overrides))
+    label = (f"{result.config.strategy_names['player']} SOLO({_k_text(rules['redeal_limit'])}, "
+             f"{rules['foundation_priority']})")
+    cli.emit_table(args, result, blind_table(result.counters, label))
+    if args.paired and not args.json:
+        print(f"\nthe same layouts decided by the solver (node budget {rules['node_budget']:,}):")
+        print(paired_table(result.counters, label).to_string(index=False))
+    return 0 if result.complete else cli.EXIT_INTERRUPTED
+
+
+def _k_text(k) -> str:
+    return "∞" if k is None else str(k)
 
 
 def _cmd_play(args) -> int:

@@ -50,6 +50,7 @@ from numpy.random cimport bitgen_t
 from rb_rules cimport *
 from rb_strategies cimport *
 from rb_solo cimport *
+from rb_blind cimport *
 
 cnp.import_array()
 build_card_tables()
@@ -558,3 +559,165 @@ def solo_shard(object deal_bitgen, int n_deals, dict options):
         ctx_free(&x)
     return {"deals": np.array([n_deals], dtype=np.int64), "outcome": outcome, "nodes_hist": nodes_hist,
             "tempo_hist": tempo_hist, "node_sum": node_sum}
+
+
+# ---------------------------------------------------------------------------------------------
+# Blind play of the SOLO game (rb_blind.pxd)
+
+BLIND_POLICIES = {"greedy": POLICY_GREEDY}
+BLIND_ENDS = ("running", "win", "stuck", "cycle")
+BLIND_DISCARD = BL_DISCARD
+
+cdef enum:
+    REDEAL_BINS = 64            # redeals per game; the last bin collects larger counts
+
+cdef int blind_k(object k) except? -2:
+    if k is None:
+        return UNLIMITED
+    if isinstance(k, bool) or not isinstance(k, int) or k < 0:
+        raise ValueError(f"the redeal limit must be a non-negative integer or None (unlimited), got {k!r}")
+    return k
+
+cdef int blind_policy(object name) except -1:
+    if name not in BLIND_POLICIES:
+        raise ValueError(f"unknown blind SOLO policy {name!r}: choose one of {', '.join(BLIND_POLICIES)}")
+    return BLIND_POLICIES[name]
+
+
+def blind_game(dict pos, k=None, policy="greedy"):
+    """Play a SOLO position with a blind policy. pos: stock, hand, waste (kinds bottom -> top; the
+    hand's top is the current card), houses (4 lists), foundations (4 heights), as validated by
+    the Python layer. Returns end (win / stuck / cycle), actions, cards_left, redeals and the
+    actions played."""
+    cdef Blind b
+    cdef int a, pol = blind_policy(policy)
+    memset(&b, 0, sizeof(Blind))
+    b.k = blind_k(k)
+    if len(pos["stock"]) > DECK_STOCK or len(pos["hand"]) + len(pos["waste"]) > N_KINDS:
+        raise ValueError("a SOLO position has at most 13 stock cards and 52 cards in hand and waste")
+    for i, c in enumerate(pos["stock"]):
+        b.stock[i] = c
+    b.stock_n = len(pos["stock"])
+    for i, c in enumerate(pos["hand"]):
+        b.hand[i] = c
+    b.hand_n = len(pos["hand"])
+    for i, c in enumerate(pos["waste"]):
+        b.waste[i] = c
+    b.waste_n = len(pos["waste"])
+    for h in range(BL_HOUSES):
+        for i, c in enumerate(pos["houses"][h]):
+            b.house[h][i] = c
+        b.house_n[h] = len(pos["houses"][h])
+    for s in range(4):
+        b.found[s] = pos["foundations"][s]
+    played = []
+    while b.end == BL_RUNNING:
+        if blind_cards_left(&b) == 0:
+            b.end = BL_WIN                  # a built position may start won
+            break
+        a = blind_choose(&b, pol)
+        if a == BL_NONE:
+            b.end = BL_STUCK
+        else:
+            played.append(a)
+            blind_apply(&b, a)
+    return dict(end=BLIND_ENDS[b.end], actions=b.actions, cards_left=blind_cards_left(&b),
+                redeals=b.redeals, played=played)
+
+
+def solo_deal_stream(object bit_generator, Py_ssize_t n_deals):
+    """The packs of the first n_deals SOLO layouts of a dealing stream, exactly as solo_shard and
+    blind_shard deal them (one pack reshuffled in place from one deal to the next)."""
+    cdef Rng rng
+    cdef uint8_t pack[N_KINDS]
+    rng_init(&rng, bitgen_pointer(bit_generator))
+    for j in range(N_KINDS):
+        pack[j] = j
+    packs = []
+    with bit_generator.lock:
+        for d in range(n_deals):
+            rng_partial_shuffle(&rng, pack, N_KINDS, N_KINDS - 1)
+            packs.append([pack[j] for j in range(N_KINDS)])
+    return packs
+
+
+def blind_shard(object deal_bitgen, int n_deals, dict options, rows=None):
+    """Play n_deals random SOLO layouts (dealt as solo_shard deals them, so the same stream gives
+    the same layouts) with a blind policy. options: k (None = unlimited), policy, and solve: None,
+    or solo_shard's solver options to decide every layout as well (paired counters).
+    Counters: outcome (win, stuck, cycle), actions (sum), cards_left_hist (cards in stock, hand
+    and waste at the end), redeals_hist; with solve also paired[blind win / loss, solver win /
+    loss / unresolved] and node_sum. rows, if given (int32, shape (n_deals, 4)), receives every
+    game's end, actions, cards left and redeals."""
+    cdef Blind *b = <Blind *>malloc(sizeof(Blind))
+    cdef SoloCtx x
+    cdef Solo root
+    cdef Rng rng
+    cdef uint8_t pack[N_KINDS]
+    cdef int i, res, k = blind_k(options["k"]), pol = blind_policy(options["policy"])
+    solve = options.get("solve")
+    cdef bint solving = solve is not None, keep_rows = rows is not None
+    cdef int32_t[:, ::1] out_rows
+    if b == NULL:
+        raise MemoryError()
+    if keep_rows:
+        if not (isinstance(rows, np.ndarray) and rows.dtype == np.int32 and rows.ndim == 2
+                and rows.shape[0] >= n_deals and rows.shape[1] == 4):
+            free(b)
+            raise ValueError("rows must be an int32 array of shape (n_deals, 4)")
+        out_rows = rows
+    counters = dict(deals=np.array([n_deals], dtype=np.int64), outcome=np.zeros(3, dtype=np.int64),
+                    actions=np.zeros(1, dtype=np.int64), cards_left_hist=np.zeros(N_KINDS + 1, dtype=np.int64),
+                    redeals_hist=np.zeros(REDEAL_BINS, dtype=np.int64))
+    cdef int64_t[::1] out = counters["outcome"], acts = counters["actions"]
+    cdef int64_t[::1] left = counters["cards_left_hist"], rh = counters["redeals_hist"]
+    cdef int64_t[:, ::1] paired
+    cdef int64_t[::1] ns
+    if solving:
+        if solve["k"] != options["k"]:
+            free(b)
+            raise ValueError("the paired solver must use the blind game's redeal limit")
+        counters["paired"] = np.zeros((2, 3), dtype=np.int64)
+        counters["node_sum"] = np.zeros(1, dtype=np.int64)
+        paired = counters["paired"]
+        ns = counters["node_sum"]
+        if not ctx_init(&x, solve.get("tt_bits", 20)):
+            ctx_free(&x)
+            free(b)
+            raise MemoryError("cannot allocate the transposition table")
+        x.k = k
+        x.strict = solve["strict"]
+        x.open_pool = solve["open_pool"]
+        x.dominance = solve["dominance"]
+        x.d3 = solve["d3"]
+        x.tempo = False
+        x.budget = solve["budget"]
+    rng_init(&rng, bitgen_pointer(deal_bitgen))
+    for i in range(N_KINDS):
+        pack[i] = i
+    try:
+        with deal_bitgen.lock, nogil:
+            for i in range(n_deals):
+                rng_partial_shuffle(&rng, pack, N_KINDS, N_KINDS - 1)
+                blind_deal(b, pack, k)
+                blind_play(b, pol)
+                out[b.end - BL_WIN] += 1
+                acts[0] += b.actions
+                left[blind_cards_left(b)] += 1
+                rh[min(b.redeals, REDEAL_BINS - 1)] += 1
+                if keep_rows:
+                    out_rows[i, 0] = b.end
+                    out_rows[i, 1] = b.actions
+                    out_rows[i, 2] = blind_cards_left(b)
+                    out_rows[i, 3] = b.redeals
+                if solving:
+                    solo_deal(&x, &root, pack)
+                    res = solo_search(&x, &root)
+                    # columns: solver win, loss, unresolved
+                    paired[0 if b.end == BL_WIN else 1, 0 if res == RES_WIN else (1 if res == RES_LOSS else 2)] += 1
+                    ns[0] += x.nodes
+    finally:
+        free(b)
+        if solving:
+            ctx_free(&x)
+    return counters
