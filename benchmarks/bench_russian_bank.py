@@ -9,7 +9,9 @@
 (c) the SOLO(∞, none) solver (open pool, D1 + D3) on random layouts: nodes per second, solved deals
     per second and the share unresolved within the node budget, against the goal of 10 million
     nodes per second;
-(d) the literal model on the same layouts under SOLO(∞, strict).
+(d) the literal model on the same layouts under SOLO(∞, strict);
+(f) blind SOLO games per second: random SOLO(∞, none) layouts played by G1 (deal + whole game; no
+    goal in issue 6).
 Best of R repeats, one thread. Numbers from a machine shared with other jobs are noisy: every line
 is per CPU-second of the running thread (time.thread_time; the duel lines also give wall-clock) and
 prints the load average beside it; the transposition
@@ -57,6 +59,14 @@ def solo_rate(deals, budget, repeat, strict):
     return counters["node_sum"][0] / seconds, deals / seconds, counters["outcome"][2] / deals
 
 
+def blind_rate(games, repeat):
+    """Blind SOLO(∞) games of G1 per CPU-second and per wall-clock second, actions per game, win share."""
+    play = lambda: core.blind_shard(np.random.PCG64(4), games, dict(k=None, policy="greedy"))
+    cpu, counters = best(play, repeat, time.thread_time)
+    wall, _ = best(play, repeat)
+    return games / cpu, games / wall, counters["actions"][0] / games, counters["outcome"][0] / games
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20_000)
@@ -73,6 +83,9 @@ def main():
     p, p_wall, actions = duel_rate("lookahead", max(1, args.games // 40), args.repeat)
     print(f"(e) duel, lookahead vs lookahead: {p:10,.0f} games per CPU-second ({p_wall:,.0f} wall; "
           f"{actions:.0f} actions/game) ({load()})")
+    b, b_wall, actions, won = blind_rate(args.games * 5, args.repeat)
+    print(f"(f) blind SOLO(∞), greedy: {b:10,.0f} games per CPU-second ({b_wall:,.0f} wall; {actions:.0f} "
+          f"actions/game, {100 * won:.1f}% won) ({load()})")
     for label, strict in (("(c) SOLO(∞, none), open pool + D1 + D3", False), ("(d) SOLO(∞, strict), literal", True)):
         nodes, deals, unresolved = solo_rate(args.deals, args.budget, args.repeat, strict)
         print(f"{label}: {nodes / 1e6:6.2f} M nodes/s, {deals:8.1f} deals/s per core, "

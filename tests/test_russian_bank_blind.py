@@ -146,6 +146,13 @@ def test_blind_win_is_never_a_solver_loss(k, priority, model):
     assert paired[0, 0] > 0 and paired[1, 1] > 0      # the test has wins and solver losses to look at
 
 
+def test_paired_solver_column_is_the_solo_analysis():
+    # blind_paired decides the layouts solo_shard decides from the same stream, with the same result
+    solve = dict(k=None, strict=False, open_pool=True, dominance=True, d3=True, tempo=False, budget=5000, tt_bits=16)
+    paired = core.blind_shard(np.random.PCG64(8), 80, dict(k=None, policy="greedy", solve=solve))["paired"]
+    assert paired.sum(axis=0).tolist() == core.solo_shard(np.random.PCG64(8), 80, solve)["outcome"].tolist()
+
+
 def test_blind_analysis_runs_and_adds_up():
     config = RunConfig(game="russian_bank", analysis="blind", rules="default", deals=600, seed=3,
                        overrides=dict(foundation_priority="none"), shard_size=200, strategies=dict(player="greedy"))
@@ -190,3 +197,18 @@ def test_bad_input():
                        overrides=dict(tempo=True), shard_size=10)
     with pytest.raises(ValueError, match="tempo"):
         run(config, workers=1, progress=False)
+
+
+def test_cli(capsys):
+    from analyzer.cli import main
+
+    assert main(["russian_bank", "blind", "--deals", "300", "--no-store", "--workers", "1",
+                 "--set", "redeal_limit=3", "--strategy", "player=greedy"]) == 0
+    assert "greedy SOLO(3, strict)" in capsys.readouterr().out
+    assert main(["russian_bank", "blind", "--paired", "--deals", "20", "--no-store", "--workers", "1",
+                 "--set", "foundation_priority=none", "--set", "node_budget=1e4"]) == 0
+    assert "blind won, of the solver's wins" in capsys.readouterr().out
+    assert main(["russian_bank", "blind", "--deals", "5", "--no-store", "--strategy", "player=clever"]) == 2
+    assert "clever" in capsys.readouterr().err
+    assert main(["russian_bank", "blind", "--deals", "5", "--no-store", "--set", "redeal_limit=x"]) == 2
+    assert "redeal_limit" in capsys.readouterr().err

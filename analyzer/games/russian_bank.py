@@ -973,8 +973,67 @@ def build_report(ctx) -> list:
     sections[0].figures.append(("Tempo D* of SOLO(∞, none): exact values and bounds (§9.2; D*+1 is the solo race "
                                 "length in turns).", fig))
 
+    sections.append(blind_section(ctx, head))
     sections.append(duel_section(ctx))
     return sections
+
+
+# Blind SOLO play (a few CPU-seconds per 10^5 games): G1 at unlimited and small redeal limits, and
+# the paired run, which decides the same layouts as the headline variant above (same deals, seed,
+# shard size and budget) and so costs as much as that run.
+REPORT_BLIND_DEALS = 100_000
+REPORT_BLIND = ((None, "none"), (None, "strict"), (0, "strict"), (1, "strict"), (2, "strict"), (3, "strict"),
+                (5, "strict"))
+
+
+def blind_section(ctx, thoughtful):
+    """W_greedy(k, π) beside the thoughtful SOLO(∞, none) interval, and the paired statement."""
+    from ..report import Section, rate_bars
+
+    rows, tables = [], []
+    for k, priority in REPORT_BLIND:
+        label = f"greedy SOLO({_k_text(k)}, {priority})"
+        r = ctx.run("russian_bank", "blind", "default", REPORT_BLIND_DEALS,
+                    dict(foundation_priority=priority, redeal_limit=k), strategies=dict(player="greedy"))
+        table = blind_table(r.counters, label)
+        tables.append(table)
+        rows.append(table[table.event == "win"])
+    head_label, deals, overrides = SOLO_VARIANTS[0]
+    w, l, u = (int(x) for x in thoughtful.counters["outcome"])
+    low, high = honest_interval(w, l, u)
+    rows.append(pd.DataFrame([dict(pair="thoughtful SOLO(∞, none)",
+                                   event=f"win (§10.8 interval, {overrides['node_budget']:,} nodes)", count=w, n=w + l + u,
+                                   estimate=w / (w + l + u), ci_low=low, ci_high=high)]))
+    paired_run = ctx.run("russian_bank", "blind_paired", "default", deals, overrides,
+                         strategies=dict(player="greedy"), shard_size=SOLO_SHARD)
+    paired = paired_table(paired_run.counters, "greedy SOLO(∞, none) vs the solver").set_index("event")
+    of_wins = paired.loc["blind won, of the solver's wins"]
+    rates = pd.concat(rows, ignore_index=True)
+    section = Section(
+        "Russian Bank: blind play of the SOLO game",
+        "W_σ(k, π) of §9.2: the share of random one-player layouts that a blind policy σ plays out. "
+        "'greedy' is G1 of §10.6 without the loading classes: a foundation play whenever one exists "
+        "(stock top, hand card, house tops), else the stock top onto a house, the hand card onto a "
+        "house, a lone house card onto another house, the hand card to an empty house if two are "
+        "empty, else discard. It sees only face-up cards and never uses memory. Because it always "
+        "plays foundation moves first it plays the same game under both priorities (the rows for "
+        "none and strict agree by construction). A game is lost when the policy has no action (no "
+        "hand card and no move), or with k = ∞ when a whole turn through hand and waste brings "
+        "nothing but discards (the position repeats, so G1 would cycle forever). Rates have 95% "
+        "Wilson intervals; the thoughtful row is the solvability interval of the first section. "
+        f"Paired on the same {int(paired.loc['solver won', 'n']):,} layouts (the solver's deals, seed and budget): of the {int(of_wins.n):,} deals the solver won, "
+        f"greedy won {100 * of_wins.estimate:.1f}% [{100 * of_wins.ci_low:.1f}%, {100 * of_wins.ci_high:.1f}%], "
+        f"and it won none the solver lost (as it must: a blind win is a winning line). The gap "
+        "between blind and thoughtful play is large for G1: it never reorders the houses, so it "
+        "cannot free the landing spots that thoughtful play builds; §9.2 expects the best blind "
+        "rate to be close to the thoughtful one in SOLO(∞, none), so this is a weak lower bound.",
+        tables=[("Blind win rates W_greedy(k, π) beside thoughtful SOLO(∞, none)", rates),
+                ("Blind SOLO games in detail", pd.concat(tables, ignore_index=True)),
+                ("Paired: greedy's outcome on the layouts the solver decided", paired.reset_index())],
+    )
+    section.figures.append(("Blind win rates W_greedy(k, π) with 95% intervals, and thoughtful SOLO(∞, none) "
+                            "solvability with its §10.8 interval.", rate_bars(rates.assign(label=rates.pair), "label")))
+    return section
 
 
 # Report samples: self-play by seat, and duplicate comparisons (deals, each played twice). The
