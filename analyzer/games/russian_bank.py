@@ -988,9 +988,9 @@ REPORT_BLIND = ((None, "none"), (None, "strict"), (0, "strict"), (1, "strict"), 
 
 def blind_section(ctx, thoughtful):
     """W_greedy(k, π) beside the thoughtful SOLO(∞, none) interval, and the paired statement."""
-    from ..report import Section, rate_bars
+    from ..report import Section, distribution_plot, rate_bars
 
-    rows, tables = [], []
+    rows, tables, left = [], [], {}
     for k, priority in REPORT_BLIND:
         label = f"greedy SOLO({_k_text(k)}, {priority})"
         r = ctx.run("russian_bank", "blind", "default", REPORT_BLIND_DEALS,
@@ -998,7 +998,9 @@ def blind_section(ctx, thoughtful):
         table = blind_table(r.counters, label)
         tables.append(table)
         rows.append(table[table.event == "win"])
-    head_label, deals, overrides = SOLO_VARIANTS[0]
+        if priority == "strict" and k != 0:     # (∞, none) is the same games as (∞, strict); k = 0 wins nothing
+            left[label] = r.counters["cards_left_hist"]
+    _, deals, overrides = SOLO_VARIANTS[0]
     w, l, u = (int(x) for x in thoughtful.counters["outcome"])
     low, high = honest_interval(w, l, u)
     rows.append(pd.DataFrame([dict(pair="thoughtful SOLO(∞, none)",
@@ -1033,6 +1035,8 @@ def blind_section(ctx, thoughtful):
     )
     section.figures.append(("Blind win rates W_greedy(k, π) with 95% intervals, and thoughtful SOLO(∞, none) "
                             "solvability with its §10.8 interval.", rate_bars(rates.assign(label=rates.pair), "label")))
+    section.figures.append(("Cards left in stock, hand and waste when the game ends (0 = won), by variant.",
+                            distribution_plot(left, "cards left at the end")))
     return section
 
 
