@@ -39,7 +39,7 @@ from rng cimport Rng, rng_init, rng_below, rng_partial_shuffle, bitgen_pointer
 from compare cimport PairTally, tally_pair, pair_counters
 from numpy.random cimport bitgen_t
 from piquet_rules cimport *
-from piquet_search cimport Solver, solver_init, solver_free, search, best_move, mtdf, INF
+from piquet_search cimport Solver, solver_init, solver_free, search, best_move, mtdf, position_bounds, INF
 from piquet_strategies cimport *
 
 from analyzer._core.core import given_rows
@@ -808,11 +808,12 @@ def solve_position(uint32_t elder, uint32_t younger, int leader, int elder_trick
                    int pik_possible, int pik_count, int window_open, int announced, dict rules_spec,
                    str method="moves"):
     """Double-dummy value to go (elder - younger) and best card of a position at the start of a
-    trick; tricks done = 12 - cards in hand. For tests and benchmarks."""
+    trick; tricks done = 12 - cards in hand. For tests and benchmarks. method="bounds" gives the
+    bounds (low, high) of the value that the search cuts off with, in place of the value."""
     cdef DealEngine g
     engine_init(&g, rules_spec)
     cdef PlayState st
-    cdef int value, card
+    cdef int value, card, low, high
     memset(&st, 0, sizeof(PlayState))
     st.hand[0] = elder
     st.hand[1] = younger
@@ -830,10 +831,15 @@ def solve_position(uint32_t elder, uint32_t younger, int leader, int elder_trick
             card = best_move(&g.solver, &st, -1, &value)
         elif method == "window":         # one full-window search
             value = search(&g.solver, &st, -INF, INF)
+        elif method == "bounds":
+            position_bounds(&g.solver, &st, &low, &high)
+            value = 0
         else:                            # zero-window passes
             value = mtdf(&g.solver, &st, -1, 0)
     finally:
         solver_free(&g.solver)
+    if method == "bounds":
+        return (low, high), card, g.solver.nodes
     return value, card, g.solver.nodes
 
 

@@ -9,7 +9,7 @@
 # squeezed out (relative ranks), and cards of one hand that are adjacent in a suit once those
 # cards are removed are equivalent: only one of each group is searched.
 #
-# Speed comes from the bounds of the value to go (cashable and stopper tricks, ru_seed scoring),
+# Speed comes from the bounds of the value to go (cashable and stopper tricks, every scoring),
 # sweeps played out directly, a small cache-resident table, the table's lead and a killer lead per
 # depth tried first, and zero-window searches (MTD(f); one zero-window test per card to find the
 # best cards). The tests compare every entry point with plain minimax on endgames and with the
@@ -20,7 +20,7 @@ from libc.stdlib cimport calloc, free
 
 from bitboard cimport mask32, lowest_bit32, highest_bit32, clear_lowest32, popcount32
 from piquet_rules cimport (PiquetRules, PlayState, play_trick, legal_follows, TRICKS, ELDER, YOUNGER,
-                           UNTIL_OPPONENT_SCORES, EVERY_TRICK, LAST_TOTAL)
+                           UNTIL_OPPONENT_SCORES, EVERY_TRICK, LAST_EXTRA)
 
 cdef enum:
     TT_BITS = 14                 # 16K entries of 16 bytes: small enough to stay in the cache
@@ -57,8 +57,8 @@ cdef struct Solver:
     int killer[2][TRICKS + 1]    # per leader and cards left: the last lead that cut off there
     uint8_t squeeze4[256]        # [in-play nibble << 4 | younger's nibble]: younger's bits squeezed
     uint32_t suit_facts[512]     # by suit code (see suit_code): counts packed as in the enum above
-    # min / max over elder's final trick count E in [lo, hi] of end_value (announcement + 1, sigma
-    # (0: younger takes the last trick, 1: elder), lo, hi); +-INF for an empty range
+    # min / max over elder's final trick count E in [lo, hi] of end_value, by announcement + 1,
+    # sigma (0: younger takes the last trick, 1: elder), lo, hi; +-INF for an empty range
     int end_min[3][2][TRICKS + 2][TRICKS + 1]
     int end_max[3][2][TRICKS + 2][TRICKS + 1]
 
@@ -94,15 +94,26 @@ cdef inline void fill_suit_tables(Solver *sv) noexcept nogil:
         sv.suit_facts[code] = f
 
 
-cdef inline int end_value(const PiquetRules *rules, int announced, int sigma, int elder_total) noexcept nogil:
-    """The part of the value to go (ru_seed scoring) that depends on how the play ends: 4 per
-    trick of elder's final count, (last - 2) * sigma for the last trick (sigma = +1 when elder
-    takes it), and the end-of-play bonuses."""
-    cdef int younger_total = TRICKS - elder_total
-    cdef int last = rules.last_trick_value, bonus = 0
-    if not rules.capot_keeps_last_trick and (
-            (sigma == 1 and elder_total == TRICKS) or (sigma == -1 and younger_total == TRICKS)):
-        last = 1
+cdef inline int end_value(const PiquetRules *rules, int announced, int sigma, int elder_total, int high) noexcept nogil:
+    """The part of the value to go that depends on how the play ends (see value_bounds): elder's
+    final trick count E, sigma = +1 if elder takes the last trick, -1 if younger does; the lower
+    (high = 0) or upper (high = 1) end of its possible values."""
+    cdef int younger_total = TRICKS - elder_total, v, bonus = 0
+    cdef int capot_last = not rules.capot_keeps_last_trick and (
+        (sigma == 1 and elder_total == TRICKS) or (sigma == -1 and younger_total == TRICKS))
+    if rules.trick_point == EVERY_TRICK:
+        v = 4 * elder_total
+        if rules.last_trick_mode == LAST_EXTRA:
+            v += (rules.last_trick_value - 1) * sigma
+        else:
+            v += ((1 if capot_last else rules.last_trick_value) - 2) * sigma
+    else:
+        v = 2 * elder_total - (sigma + 1) // 2
+        if rules.last_trick_mode == LAST_EXTRA:
+            v += rules.last_trick_value * sigma
+        elif not capot_last:
+            # the last trick's value replaces its follower point, which is sigma or 0
+            v += rules.last_trick_value * sigma - ((sigma if sigma < 0 else 0) if high else (sigma if sigma > 0 else 0))
     if elder_total == TRICKS:
         bonus += rules.open_capot_bonus if announced == ELDER else rules.capot_bonus
     elif younger_total == TRICKS:
@@ -115,11 +126,11 @@ cdef inline int end_value(const PiquetRules *rules, int announced, int sigma, in
         bonus -= rules.open_capot_fail_penalty
     elif announced == YOUNGER and younger_total != TRICKS:
         bonus += rules.open_capot_fail_penalty
-    return 4 * elder_total + (last - 2) * sigma + bonus
+    return v + bonus
 
 
 cdef inline void fill_end_tables(Solver *sv, const PiquetRules *rules) noexcept nogil:
-    cdef int a, sg, lo, hi, v
+    cdef int a, sg, lo, hi, e
     for a in range(3):
         for sg in range(2):
             for lo in range(TRICKS + 2):
@@ -127,9 +138,8 @@ cdef inline void fill_end_tables(Solver *sv, const PiquetRules *rules) noexcept 
                     sv.end_min[a][sg][lo][hi] = INF
                     sv.end_max[a][sg][lo][hi] = -INF
                     for e in range(lo, hi + 1):
-                        v = end_value(rules, a - 1, 2 * sg - 1, e)
-                        sv.end_min[a][sg][lo][hi] = min(sv.end_min[a][sg][lo][hi], v)
-                        sv.end_max[a][sg][lo][hi] = max(sv.end_max[a][sg][lo][hi], v)
+                        sv.end_min[a][sg][lo][hi] = min(sv.end_min[a][sg][lo][hi], end_value(rules, a - 1, 2 * sg - 1, e, 0))
+                        sv.end_max[a][sg][lo][hi] = max(sv.end_max[a][sg][lo][hi], end_value(rules, a - 1, 2 * sg - 1, e, 1))
 
 
 cdef inline int solver_init(Solver *sv, const PiquetRules *rules) noexcept nogil:
@@ -364,12 +374,25 @@ cdef inline int stopper_tricks(mask32 mine, mask32 theirs) noexcept nogil:
 
 
 cdef inline void value_bounds(const Solver *sv, const PlayState *s, uint32_t facts, int *low, int *high) noexcept nogil:
-    """Bounds of the value to go under every-trick scoring with a last trick worth a total
-    (ru_seed): with t more tricks for elder out of r and sigma = +1 if elder takes the last, the
-    play points to come are lead(now) + 4t - 2r + (last - 2) * sigma; the bonuses follow from the
-    final trick counts (end_value, minimised and maximised over the possible range of elder's final
-    count E = tricks so far + t by the tables). Each player takes at least his stopper tricks, and
-    the leader at least the tricks he can cash; a pending pik may or may not come."""
+    """Bounds of the value to go. It depends on the rest of the play only through t, elder's tricks
+    out of the r to come, and sigma = +1 if elder takes the last trick (-1 if younger does). With
+    lead_k, win_k = +1 for elder, -1 for younger (the leader and the winner of the k-th trick to
+    come; lead_1 = the leader now, lead_{k+1} = win_k):
+      leads: sum of lead_k = lead_1 + sum_{k<r} win_k = lead_1 + (2t - r) - sigma;
+      every_trick: the trick points are sum of win_k = 2t - r;
+      follower_only: the follower scores a trick he wins, win_k when win_k = -lead_k, i.e.
+        (win_k - lead_k) / 2, summing to (sigma - lead_1) / 2;
+      last trick: `extra` adds last * sigma; `total` replaces that trick's point by last * sigma
+        (not in a capot unless capot_keeps_last_trick): that point is sigma under every_trick,
+        sigma or 0 under follower_only (it depends on who led the last trick, so both ends count);
+      bonuses (majority, capot, open capot) follow from the final counts.
+    So every_trick: lead_1 - 2r + 4t + (last' - 1 or - 2) * sigma + bonuses, and follower_only:
+    (lead_1 + 1) / 2 - r + 2t - (sigma + 1) / 2 + last-trick term + bonuses; end_value holds the
+    part that depends on E = won + t and sigma, the tables its min / max over a range of E.
+    Each player takes at least his stopper tricks, and the leader at least the tricks he can
+    cash (both sound whatever the scoring: they only count tricks), which bounds t; elder takes
+    the last trick only if t >= 1, younger only if t <= r - 1. A pending pik may or may not come
+    (pik_bonus >= 0). The tests check the bounds against exact values on random endgames."""
     cdef int r = TRICKS - s.tricks_done, won = s.tricks_won[ELDER]
     cdef int t_lo = field(facts, ELDER_STOPS, 4), y_lo = field(facts, YOUNGER_STOPS, 4)
     if s.leader == ELDER:
@@ -377,14 +400,33 @@ cdef inline void value_bounds(const Solver *sv, const PlayState *s, uint32_t fac
     else:
         y_lo = max(y_lo, <int>field(facts, YOUNGER_CASH, 4))
     cdef int e_lo = won + t_lo, e_hi = won + r - y_lo
-    # elder takes the last trick only if t >= 1, younger only if t <= r - 1
     cdef int lo_elder_last = max(e_lo, won + 1), hi_younger_last = min(e_hi, won + r - 1)
-    cdef int a = s.announced + 1
-    cdef int base = (1 if s.leader == ELDER else -1) - 2 * r - 4 * won
+    cdef int a = s.announced + 1, base
+    if sv.rules.trick_point == EVERY_TRICK:
+        base = (1 if s.leader == ELDER else -1) - 2 * r - 4 * won
+    else:
+        base = (1 if s.leader == ELDER else 0) - r - 2 * won
     low[0] = base + min(sv.end_min[a][1][lo_elder_last][e_hi], sv.end_min[a][0][e_lo][hi_younger_last])
     high[0] = base + max(sv.end_max[a][1][lo_elder_last][e_hi], sv.end_max[a][0][e_lo][hi_younger_last])
     if pik_need(s, sv.rules) > 0:
         high[0] += sv.rules.pik_bonus
+
+
+cdef inline uint32_t position_facts(const Solver *sv, const PlayState *s, uint32_t *codes) noexcept nogil:
+    """The four suit codes of the hands, and their facts summed."""
+    cdef mask32 in_play = s.hand[ELDER] | s.hand[YOUNGER]
+    cdef uint32_t facts = 0
+    cdef int suit
+    for suit in range(4):
+        codes[suit] = suit_code(sv, in_play, s.hand[YOUNGER], suit)
+        facts += sv.suit_facts[codes[suit]]
+    return facts
+
+
+cdef inline void position_bounds(const Solver *sv, const PlayState *s, int *low, int *high) noexcept nogil:
+    """value_bounds of a position at the start of a trick (for the tests)."""
+    cdef uint32_t codes[4]
+    value_bounds(sv, s, position_facts(sv, s, codes), low, high)
 
 
 cdef inline void move_to_front(int *moves, int n, int card) noexcept nogil:
@@ -410,12 +452,8 @@ cdef inline int search(Solver *sv, const PlayState *s, int alpha, int beta) noex
     cdef int use_table, sweep
     if s.tricks_done == TRICKS:
         return terminal_value(s, sv.rules)
-    cdef mask32 in_play = s.hand[ELDER] | s.hand[YOUNGER]
     cdef uint32_t codes[4]
-    cdef uint32_t facts = 0
-    for i in range(4):
-        codes[i] = suit_code(sv, in_play, s.hand[YOUNGER], i)
-        facts += sv.suit_facts[codes[i]]
+    cdef uint32_t facts = position_facts(sv, s, codes)
     # the trick winners no longer depend on the cards chosen: the leader's cards all beat the
     # follower's (beats_all), or the follower wins whatever is led (follower_sweeps)
     if s.leader == ELDER:
@@ -425,12 +463,11 @@ cdef inline int search(Solver *sv, const PlayState *s, int alpha, int beta) noex
     if sweep:
         return play_out_value(s, sv.rules)
     cdef int low, high
-    if sv.rules.trick_point == EVERY_TRICK and sv.rules.last_trick_mode == LAST_TOTAL:
-        value_bounds(sv, s, facts, &low, &high)
-        if low >= beta:
-            return low
-        if high <= alpha:
-            return high
+    value_bounds(sv, s, facts, &low, &high)
+    if low >= beta:
+        return low
+    if high <= alpha:
+        return high
     sv.nodes += 1
     use_table = s.tricks_done <= TRICKS - TT_MIN_CARDS
     first = -1
@@ -458,7 +495,7 @@ cdef inline int search(Solver *sv, const PlayState *s, int alpha, int beta) noex
     for i in range(n):
         # the follower's best reply to this lead (he minimises when elder leads)
         n_replies = group_tops(legal_follows(s.hand[1 - s.leader], moves[i]),
-                               s.hand[s.leader] & ~((<mask32>1) << moves[i]), replies)
+                               s.hand[s.leader], replies)
         order_replies(replies, n_replies, moves[i], s.hand[s.leader])
         a2 = alpha
         b2 = beta
@@ -521,7 +558,7 @@ cdef inline int follow_value(Solver *sv, const PlayState *s, int lead, int alpha
     cdef int minimise = follower == YOUNGER
     cdef PlayState child
     cdef mask32 legal = legal_follows(s.hand[follower], lead)
-    n = group_tops(legal, s.hand[s.leader] & ~((<mask32>1) << lead), moves)
+    n = group_tops(legal, s.hand[s.leader], moves)
     best = INF if minimise else -INF
     best_follow[0] = moves[0]
     for i in range(n):
@@ -595,7 +632,7 @@ cdef inline int candidate_moves(const PlayState *s, int lead, int *moves) noexce
     if lead < 0:
         return group_tops(s.hand[s.leader], s.hand[1 - s.leader], moves)
     return group_tops(legal_follows(s.hand[1 - s.leader], lead),
-                      s.hand[s.leader] & ~((<mask32>1) << lead), moves)
+                      s.hand[s.leader], moves)
 
 
 cdef inline int best_move(Solver *sv, const PlayState *s, int lead, int *value) noexcept nogil:
