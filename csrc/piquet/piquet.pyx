@@ -291,6 +291,10 @@ cdef struct DealEngine:
     Solver solver
     long pimc_fallbacks
     PyObject *python               # callback(kind, slot, data) -> int for Python strategies, or NULL
+    # costly_card, called through this pointer so that gcc cannot inline the search into the
+    # play loop: when it did, play_deal grew too big to inline the cheap strategies, play_trick
+    # and evaluate_hand (about 10% of a greedy or random deal)
+    int (*costly_card)(DealEngine *g, Seat *seat, const PlayState *s, int lead, const View *v, mask32 my_final) noexcept nogil
 
 
 cdef enum:  # what a Python callback is asked
@@ -340,20 +344,24 @@ cdef mask32 choose_discard(DealEngine *g, Seat *seat, int me, mask32 dealt, int 
                                  me, &g.tables, &g.rules)
 
 
-cdef int choose_card(DealEngine *g, Seat *seat, const PlayState *s, int lead, const View *v, mask32 my_final) noexcept nogil:
-    cdef int me = s.leader if lead < 0 else 1 - s.leader
+cdef int costly_card(DealEngine *g, Seat *seat, const PlayState *s, int lead, const View *v, mask32 my_final) noexcept nogil:
+    """The strategies that search (double-dummy, PIMC) or call back into Python."""
     cdef int value
-    cdef mask32 legal
-    if seat.play == PLAY_RANDOM:
-        legal = s.hand[me] if lead < 0 else legal_follows(s.hand[me], lead)
-        return random_card(seat.rng, legal)
-    if seat.play == PLAY_GREEDY:
-        return greedy_card(s, lead, v.played | v.known_out)
     if seat.play == PLAY_DOUBLE_DUMMY:
         return best_move(&g.solver, s, lead, &value)
     if seat.play == PLAY_PYTHON:
         return python_card(g, seat, s, lead, v)
     return pimc_card(&g.solver, seat.rng, s, lead, v, my_final, &g.tables, &g.pimc_fallbacks)
+
+
+cdef inline int choose_card(DealEngine *g, Seat *seat, const PlayState *s, int lead, const View *v, mask32 my_final) noexcept nogil:
+    cdef int me
+    if seat.play == PLAY_RANDOM:
+        me = s.leader if lead < 0 else 1 - s.leader
+        return random_card(seat.rng, s.hand[me] if lead < 0 else legal_follows(s.hand[me], lead))
+    if seat.play == PLAY_GREEDY:
+        return greedy_card(s, lead, v.played | v.known_out)
+    return g.costly_card(g, seat, s, lead, v, my_final)
 
 
 cdef void play_deal(DealEngine *g, const uint8_t *cards, Seat *seats, DealRecord *rec, DealScore *out) noexcept nogil:
@@ -456,6 +464,7 @@ cdef int engine_init(DealEngine *g, dict rules_spec, object python=None) except 
     build_tables(&g.tables, &g.rules)
     g.pimc_fallbacks = 0
     g.python = <PyObject *>python if python is not None else NULL
+    g.costly_card = costly_card
     if not solver_init(&g.solver, &g.rules):
         raise MemoryError("cannot allocate the double-dummy table")
     return 0
