@@ -283,6 +283,7 @@ cdef struct DealRecord:
     int follow[TRICKS]
     int announced
     DeclResult decl
+    HandEval final_ev[2]
 
 
 cdef struct DealEngine:
@@ -457,6 +458,8 @@ cdef void play_deal(DealEngine *g, const uint8_t *cards, Seat *seats, DealRecord
         rec.talon = ~(dealt[0] | dealt[1])
         rec.announced = announced
         rec.decl = decl
+        rec.final_ev[0] = ev[0]
+        rec.final_ev[1] = ev[1]
 
 
 cdef int engine_init(DealEngine *g, dict rules_spec, object python=None) except -1:
@@ -572,7 +575,10 @@ def deal_shard(bit_generators, Py_ssize_t n_deals, dict rules_spec, dict strateg
                     play_hist[p, score.play[p]] += 1
                     tricks_hist[p, score.tricks[p]] += 1
                     exch_hist[p, rec.exchanged[p]] += 1
-                    evaluate_hand(rec.dealt[p], &g.tables, &g.rules, &ev)
+                    if rec.discard[p]:
+                        evaluate_hand(rec.dealt[p], &g.tables, &g.rules, &ev)
+                    else:                # nothing exchanged: the final hand's evaluation is the dealt one's
+                        ev = rec.final_ev[p]
                     bins[0] = min(uncontested_value(rec.dealt[p], &ev, &g.rules) // 10, FEATURE_BINS - 1)
                     bins[1] = ev.point_len
                     for f in range(2):

@@ -7,7 +7,7 @@
 from libc.stdint cimport uint8_t, uint32_t, int64_t
 from libc.string cimport memset
 
-from bitboard cimport mask32, suit_lane32, rank_count32, popcount32, lowest_bit32
+from bitboard cimport mask32, suit_lane32, rank_count32, popcount32, lowest_bit32, highest_bit32
 
 cdef enum:
     N_CARDS = 32
@@ -19,6 +19,7 @@ cdef enum:
     RANK_TEN = 3
     RANK_ACE = 7
     COURTS = 0x70707070          # J, Q, K in every suit
+    SET_RANKS = 0xF8             # ten to ace: the ranks that make sets (bit = rank)
     MAX_TOTAL = 128              # a hand's declarations never exceed 97
     N_CATEGORIES = 4             # carte blanche, point, sequences, sets (reckoning order)
     MIN_SEQ = 3
@@ -96,7 +97,6 @@ cdef struct SuitTables:
     int seq_score[256]           # value of every maximal run in the suit
     int seq_key[256]             # best run: length * 8 + top rank, 0 if no run of 3
     uint8_t has_tierce_major[256]
-    uint8_t run_length[256][8]   # length of the run through each card of the suit (0 if absent)
 
 
 cdef struct HandEval:
@@ -184,16 +184,6 @@ cdef inline int pip_value(int rank) noexcept nogil:
     return rank + 7
 
 
-cdef inline int run_through(int suit_mask, int rank) noexcept nogil:
-    """Length of the run of consecutive ranks of suit_mask that contains rank."""
-    cdef int low = rank, high = rank
-    while low > 0 and (suit_mask >> (low - 1) & 1):
-        low -= 1
-    while high < N_RANKS - 1 and (suit_mask >> (high + 1) & 1):
-        high += 1
-    return high - low + 1
-
-
 cdef inline void build_tables(SuitTables *t, const PiquetRules *rules) noexcept nogil:
     cdef int m, b, run, pips, best_len, best_top
     for m in range(256):
@@ -218,8 +208,6 @@ cdef inline void build_tables(SuitTables *t, const PiquetRules *rules) noexcept 
                         best_top = b - 1
                 run = 0
         t.seq_key[m] = best_len * 8 + best_top if best_len else 0
-        for b in range(N_RANKS):
-            t.run_length[m][b] = run_through(m, b) if m >> b & 1 else 0
         t.has_tierce_major[m] = (m >> (RANK_ACE - 2) & 7) == 7     # Q K A present
 
 
@@ -227,9 +215,19 @@ cdef inline int is_blank(mask32 hand) noexcept nogil:
     return (hand & COURTS) == 0
 
 
+cdef inline void rank_multiples(mask32 hand, uint32_t *four, uint32_t *three, uint32_t *two) noexcept nogil:
+    """The ranks (bit = rank) the hand holds in all four suits, in three or more, in two or more:
+    every rank at once, from and/or of the four suit lanes."""
+    cdef uint32_t a = hand & 0xFF, b = hand >> 8 & 0xFF, c = hand >> 16 & 0xFF, d = hand >> 24
+    four[0] = a & b & c & d
+    three[0] = (a & b & (c | d)) | (c & d & (a | b))
+    two[0] = (a & b) | (c & d) | ((a | b) & (c | d))
+
+
 cdef inline void evaluate_hand(mask32 hand, const SuitTables *t, const PiquetRules *rules,
                                HandEval *e) noexcept nogil:
-    cdef int s, r, n, lane, key
+    cdef int s, lane
+    cdef uint32_t four, three, two, trio
     e.point_key = 0
     e.seq_key = 0
     e.seq_score = 0
@@ -245,22 +243,13 @@ cdef inline void evaluate_hand(mask32 hand, const SuitTables *t, const PiquetRul
         e.tierce_major |= t.has_tierce_major[lane]
         e.void_suit |= lane == 0
     e.point_len = e.point_key >> 7
-    e.set_key = 0
-    e.set_score = 0
-    e.quatorzes = 0
-    for r in range(RANK_TEN, N_RANKS):
-        n = rank_count32(hand, r)
-        if n == 4:
-            e.set_score += rules.quatorze_value
-            e.quatorzes += 1
-            key = 16 + r
-        elif n == 3:
-            e.set_score += rules.trio_value
-            key = 8 + r
-        else:
-            key = 0
-        if key > e.set_key:
-            e.set_key = key
+    # sets: a quatorze (key 16 + rank) beats any trio (key 8 + rank)
+    rank_multiples(hand, &four, &three, &two)
+    four &= SET_RANKS
+    trio = three & ~four & SET_RANKS
+    e.quatorzes = popcount32(four)
+    e.set_score = e.quatorzes * rules.quatorze_value + popcount32(trio) * rules.trio_value
+    e.set_key = 16 + highest_bit32(four) if four else (8 + highest_bit32(trio) if trio else 0)
 
 
 cdef inline int uncontested_value(mask32 hand, const HandEval *e, const PiquetRules *rules) noexcept nogil:

@@ -8,7 +8,7 @@
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
 from libc.string cimport memset
 
-from bitboard cimport mask32, lowest_bit32, highest_bit32, popcount32, suit_lane32, rank_count32
+from bitboard cimport mask32, lowest_bit32, highest_bit32, popcount32, suit_lane32, rank_count32, RANK_COLUMN32
 from rng cimport Rng, rng_below, rng_partial_shuffle
 from piquet_rules cimport *
 from piquet_search cimport Solver, group_tops, mtdf, reaches, MAX_MOVES
@@ -52,33 +52,35 @@ cdef inline void keep_values(mask32 hand, const SuitTables *t, int *value) noexc
        + 8 in a run of three or more, + 3 in a run of two (a tierce in the making)
        + 9 for a ten or better of which the hand holds three or four, + 3 if it holds two
        - 2 for a singleton below the king (a sure loser with nothing to build on)."""
-    cdef int s, lane, best_key = -1, point_suit = 0, c, r, run_len, n
-    cdef mask32 rest
-    cdef int rank_value[N_RANKS]
-    rank_value[:] = [0, 0, 1, 2, 3, 4, 5, 6]
+    cdef int s, lane, best_key = -1, point_suit = 0, c, r
+    cdef uint32_t four, three, two
+    cdef mask32 rest, bit, point_cards, low_singletons = 0, pairs, triples, run3, run2, set3, set2
     for s in range(4):
         lane = suit_lane32(hand, s)
         if t.point_key[lane] > best_key:
             best_key = t.point_key[lane]
             point_suit = s
+        if t.length[lane] == 1:
+            low_singletons |= hand & ((<mask32>0x3F) << (8 * s))       # seven to queen
+    point_cards = hand & ((<mask32>0xFF) << (8 * point_suit))
+    # runs: bit c of pairs (triples) is set if the hand holds c and the next one (two) ranks up
+    pairs = hand & (hand >> 1) & 0x7F7F7F7F
+    triples = pairs & (pairs >> 1) & 0x7F7F7F7F
+    run3 = triples | (triples << 1) | (triples << 2)
+    run2 = (pairs | (pairs << 1)) & ~run3
+    # sets: the ranks held three or four times, and exactly twice, copied to every suit
+    rank_multiples(hand, &four, &three, &two)
+    set3 = hand & (three & SET_RANKS) * RANK_COLUMN32
+    set2 = hand & (two & ~three & SET_RANKS) * RANK_COLUMN32
     rest = hand
     while rest:
         c = lowest_bit32(rest)
         rest &= rest - 1
-        s = c >> 3
         r = c & 7
-        lane = suit_lane32(hand, s)
-        value[c] = rank_value[r] + (10 if s == point_suit else 0)
-        run_len = t.run_length[lane][r]
-        if run_len >= 3:
-            value[c] += 8
-        elif run_len == 2:
-            value[c] += 3
-        if r >= RANK_TEN:
-            n = rank_count32(hand, r)
-            value[c] += 9 if n >= 3 else (3 if n == 2 else 0)
-        if t.length[lane] == 1 and r < RANK_ACE - 1:
-            value[c] -= 2
+        bit = (<mask32>1) << c
+        value[c] = ((r - 1 if r else 0) + (10 if point_cards & bit else 0) + (8 if run3 & bit else 0)
+                    + (3 if run2 & bit else 0) + (9 if set3 & bit else 0) + (3 if set2 & bit else 0)
+                    - (2 if low_singletons & bit else 0))
 
 
 cdef inline mask32 heuristic_discard(mask32 hand, int counts, int available, const SuitTables *t) noexcept nogil:
@@ -88,12 +90,16 @@ cdef inline mask32 heuristic_discard(mask32 hand, int counts, int available, con
     made hand such as four aces with a sixième throws only its spare cards, or stands pat if the
     rules allow; if they demand more cards than it can spare, it takes the fewest allowed."""
     cdef int value[N_CARDS]
-    cdef int spare = 0, k, c, i, worst
+    cdef int key[HAND]                   # keep value * 32 + card: the order of throwing
+    cdef int spare = 0, n = 0, k, c, i, j, low, swap
     cdef mask32 rest = hand, out = 0
     keep_values(hand, t, value)
     while rest:
-        spare += value[lowest_bit32(rest)] < KEEP_ALWAYS
+        c = lowest_bit32(rest)
         rest &= rest - 1
+        spare += value[c] < KEEP_ALWAYS
+        key[n] = value[c] * N_CARDS + c
+        n += 1
     k = max_allowed(counts, spare if spare < available else available)
     if k < 0:                            # the rules demand more than it can spare: the fewest allowed
         k = 0
@@ -101,15 +107,15 @@ cdef inline mask32 heuristic_discard(mask32 hand, int counts, int available, con
             if counts >> i & 1:
                 k = i
                 break
-    for i in range(k):
-        worst = -1
-        rest = hand & ~out
-        while rest:
-            c = lowest_bit32(rest)
-            rest &= rest - 1
-            if worst < 0 or value[c] < value[worst]:
-                worst = c
-        out |= (<mask32>1) << worst
+    for i in range(k):                   # the k lowest keys, by selection
+        low = i
+        for j in range(i + 1, n):
+            if key[j] < key[low]:
+                low = j
+        swap = key[i]
+        key[i] = key[low]
+        key[low] = swap
+        out |= (<mask32>1) << (key[i] & (N_CARDS - 1))
     return out
 
 
