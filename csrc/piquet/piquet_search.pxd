@@ -221,9 +221,9 @@ cdef inline int terminal_value(const PlayState *s, const PiquetRules *rules) noe
     return v
 
 
-cdef inline int group_tops(mask32 mine, mask32 theirs, int *moves) noexcept nogil:
-    """One card of each group of equivalent cards in `mine` (cards with no card of `theirs`
-    between them in the same suit), highest card first."""
+cdef inline mask32 group_top_mask(mask32 mine, mask32 theirs) noexcept nogil:
+    """The highest card of each group of equivalent cards in `mine` (cards with no card of
+    `theirs` between them in the same suit)."""
     # below: the cards whose next higher card in play of the same suit is mine, found for all
     # suits at once by letting "mine is next" run down through the cards out of play
     # (a doubling fill; bit 7 of each suit is masked so nothing crosses into the suit below).
@@ -234,13 +234,63 @@ cdef inline int group_tops(mask32 mine, mask32 theirs, int *moves) noexcept nogi
     below |= through & (below >> 2)
     through &= through >> 2
     below |= through & (below >> 4)
-    cdef mask32 tops = mine & ~below
+    return mine & ~below
+
+
+cdef inline int group_tops(mask32 mine, mask32 theirs, int *moves) noexcept nogil:
+    """One card of each group of equivalent cards in `mine`, highest card first."""
+    cdef mask32 tops = group_top_mask(mine, theirs)
     cdef int n = 0, c
     while tops:
         c = highest_bit32(tops)
         tops &= ~((<mask32>1) << c)
         moves[n] = c
         n += 1
+    return n
+
+
+cdef inline int insert_move(int *moves, int *key, int n, int m, int k) noexcept nogil:
+    """Insert move m with sort key k into moves[:n] (ascending keys; equal keys keep their order)."""
+    cdef int j = n
+    while j > 0 and key[j - 1] > k:
+        moves[j] = moves[j - 1]
+        key[j] = key[j - 1]
+        j -= 1
+    moves[j] = m
+    key[j] = k
+    return n + 1
+
+
+cdef inline int ordered_leads(mask32 mine, mask32 theirs, int *moves) noexcept nogil:
+    """group_tops of the leader's hand in the order to try them: sure winners (highest card of
+    its suit among both hands) first, then the rest; within each, suits where the follower holds
+    fewer cards first, then lower cards first."""
+    cdef mask32 tops = group_top_mask(mine, theirs), lane
+    cdef int key[MAX_MOVES]
+    cdef int n = 0, m
+    while tops:
+        m = highest_bit32(tops)
+        tops &= ~((<mask32>1) << m)
+        lane = theirs & ((<mask32>0xFF) << (m & ~7))
+        n = insert_move(moves, key, n, m, (m & 7) + 8 * popcount32(lane) - (0 if lane >> m else 128))
+    return n
+
+
+cdef inline int ordered_replies(mask32 legal, mask32 leader_hand, int lead, int *moves) noexcept nogil:
+    """group_tops of the follower's legal cards against the leader's hand (the lead card still in
+    it: cards on both sides of it are not equivalent in this trick), in the order to try them:
+    the cheapest card that wins first, then the lowest cards, discards from the suits where the
+    leader is longest first."""
+    cdef mask32 tops = group_top_mask(legal, leader_hand)
+    cdef int key[MAX_MOVES]
+    cdef int n = 0, m
+    while tops:
+        m = highest_bit32(tops)
+        tops &= ~((<mask32>1) << m)
+        if (m >> 3) == (lead >> 3) and m > lead:
+            n = insert_move(moves, key, n, m, m - 64)
+        else:
+            n = insert_move(moves, key, n, m, (m & 7) - 8 * popcount32(leader_hand & ((<mask32>0xFF) << (m & ~7))))
     return n
 
 
@@ -286,50 +336,6 @@ cdef inline int play_out_value(const PlayState *s, const PiquetRules *rules) noe
         follow = lowest_bit32(legal_follows(child.hand[1 - child.leader], lead))
         play_trick(&child, lead, follow, rules)
     return trick_delta(s, &child, rules) + terminal_value(&child, rules)
-
-
-cdef inline void order_leads(int *moves, int n, mask32 theirs) noexcept nogil:
-    """Sure winners first (highest card of its suit among both hands), then the rest; within each,
-    suits where the follower holds fewer cards first, then lower cards first."""
-    cdef int i, j, m, key[MAX_MOVES], k
-    for i in range(n):
-        m = moves[i]
-        if not (theirs & ((<mask32>0xFF) << (m & ~7)) & ~(((<mask32>2) << m) - 1)):
-            key[i] = (m & 7) + 8 * popcount32(theirs & ((<mask32>0xFF) << (m & ~7))) - 128
-        else:
-            key[i] = (m & 7) + 8 * popcount32(theirs & ((<mask32>0xFF) << (m & ~7)))
-    for i in range(1, n):
-        m = moves[i]
-        k = key[i]
-        j = i - 1
-        while j >= 0 and key[j] > k:
-            moves[j + 1] = moves[j]
-            key[j + 1] = key[j]
-            j -= 1
-        moves[j + 1] = m
-        key[j + 1] = k
-
-
-cdef inline void order_replies(int *moves, int n, int lead, mask32 leader_hand) noexcept nogil:
-    """The cheapest card that wins first, then the lowest cards, discards from the suits where the
-    leader is longest first."""
-    cdef int i, j, m, key[MAX_MOVES], k
-    for i in range(n):
-        m = moves[i]
-        if (m >> 3) == (lead >> 3) and m > lead:
-            key[i] = m - 64
-        else:
-            key[i] = (m & 7) - 8 * popcount32(leader_hand & ((<mask32>0xFF) << (m & ~7)))
-    for i in range(1, n):
-        m = moves[i]
-        k = key[i]
-        j = i - 1
-        while j >= 0 and key[j] > k:
-            moves[j + 1] = moves[j]
-            key[j + 1] = key[j]
-            j -= 1
-        moves[j + 1] = m
-        key[j + 1] = k
 
 
 cdef inline int sure_tricks(mask32 leader_hand, mask32 follower_hand) noexcept nogil:
@@ -441,19 +447,29 @@ cdef inline void move_to_front(int *moves, int n, int card) noexcept nogil:
 cdef inline int search(Solver *sv, const PlayState *s, int alpha, int beta) noexcept nogil:
     """Value to go (elder - younger) of a position at the start of a trick, within (alpha, beta):
     fail-soft alpha-beta with a transposition table of bounds."""
+    cdef uint32_t codes[4]
+    if s.tricks_done == TRICKS:
+        return terminal_value(s, sv.rules)
+    return search_coded(sv, s, codes, position_facts(sv, s, codes), alpha, beta)
+
+
+cdef inline int search_coded(Solver *sv, const PlayState *s, const uint32_t *codes, uint32_t facts,
+                             int alpha, int beta) noexcept nogil:
+    """search, given the position's suit codes and facts (a trick changes only the codes of the
+    one or two suits its cards come from, so the children's codes are updated, not recomputed)."""
     cdef int moves[MAX_MOVES]
     cdef int replies[MAX_MOVES]
-    cdef int n, i, j, n_replies, v, w, delta, best, alpha0, beta0, first
+    cdef int n, i, j, n_replies, v, w, delta, best, alpha0, beta0, first, suit
     cdef int maximise = s.leader == ELDER
     cdef int a2, b2
     cdef PlayState child
+    cdef uint32_t child_codes[4]
+    cdef uint32_t child_facts
     cdef uint64_t key = 0
     cdef TTEntry *e = NULL
     cdef int use_table, sweep
     if s.tricks_done == TRICKS:
         return terminal_value(s, sv.rules)
-    cdef uint32_t codes[4]
-    cdef uint32_t facts = position_facts(sv, s, codes)
     # the trick winners no longer depend on the cards chosen: the leader's cards all beat the
     # follower's (beats_all), or the follower wins whatever is led (follower_sweeps)
     if s.leader == ELDER:
@@ -485,8 +501,7 @@ cdef inline int search(Solver *sv, const PlayState *s, int alpha, int beta) noex
         first = absolute_card(e.best, s.hand[ELDER] | s.hand[YOUNGER])
     alpha0 = alpha
     beta0 = beta
-    n = group_tops(s.hand[s.leader], s.hand[1 - s.leader], moves)
-    order_leads(moves, n, s.hand[1 - s.leader])
+    n = ordered_leads(s.hand[s.leader], s.hand[1 - s.leader], moves)
     # the killer lead of this depth, then the table's best lead, go first
     move_to_front(moves, n, sv.killer[s.leader][TRICKS - s.tricks_done])
     move_to_front(moves, n, first)
@@ -494,9 +509,8 @@ cdef inline int search(Solver *sv, const PlayState *s, int alpha, int beta) noex
     cdef int chosen = moves[0]
     for i in range(n):
         # the follower's best reply to this lead (he minimises when elder leads)
-        n_replies = group_tops(legal_follows(s.hand[1 - s.leader], moves[i]),
-                               s.hand[s.leader], replies)
-        order_replies(replies, n_replies, moves[i], s.hand[s.leader])
+        n_replies = ordered_replies(legal_follows(s.hand[1 - s.leader], moves[i]), s.hand[s.leader],
+                                    moves[i], replies)
         a2 = alpha
         b2 = beta
         v = INF if maximise else -INF
@@ -504,7 +518,21 @@ cdef inline int search(Solver *sv, const PlayState *s, int alpha, int beta) noex
             child = s[0]
             play_trick(&child, moves[i], replies[j], sv.rules)
             delta = trick_delta(s, &child, sv.rules)
-            w = delta + search(sv, &child, a2 - delta, b2 - delta)
+            child_codes[0] = codes[0]
+            child_codes[1] = codes[1]
+            child_codes[2] = codes[2]
+            child_codes[3] = codes[3]
+            child_facts = facts
+            suit = moves[i] >> 3
+            child_facts -= sv.suit_facts[codes[suit]]
+            child_codes[suit] = suit_code(sv, child.hand[ELDER] | child.hand[YOUNGER], child.hand[YOUNGER], suit)
+            child_facts += sv.suit_facts[child_codes[suit]]
+            suit = replies[j] >> 3
+            if suit != moves[i] >> 3:
+                child_facts -= sv.suit_facts[codes[suit]]
+                child_codes[suit] = suit_code(sv, child.hand[ELDER] | child.hand[YOUNGER], child.hand[YOUNGER], suit)
+                child_facts += sv.suit_facts[child_codes[suit]]
+            w = delta + search_coded(sv, &child, child_codes, child_facts, a2 - delta, b2 - delta)
             if maximise:
                 if w < v:
                     v = w
