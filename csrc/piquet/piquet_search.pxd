@@ -61,6 +61,9 @@ cdef struct Solver:
     # sigma (0: younger takes the last trick, 1: elder), lo, hi; +-INF for an empty range
     int end_min[3][2][TRICKS + 2][TRICKS + 1]
     int end_max[3][2][TRICKS + 2][TRICKS + 1]
+    int base_lead[2]             # the rest of the value to go (value_bounds): base_lead[leader]
+    int base_r                   #   - base_r * tricks to come - base_won * elder's tricks so far
+    int base_won
 
 cdef inline void fill_suit_tables(Solver *sv) noexcept nogil:
     """squeeze4, and the facts of every suit code, computed from the two hands' cards of the suit
@@ -131,6 +134,10 @@ cdef inline int end_value(const PiquetRules *rules, int announced, int sigma, in
 
 cdef inline void fill_end_tables(Solver *sv, const PiquetRules *rules) noexcept nogil:
     cdef int a, sg, lo, hi, e
+    if rules.trick_point == EVERY_TRICK:     # lead_1 - 2r - 4 won (value_bounds)
+        sv.base_lead[ELDER], sv.base_lead[YOUNGER], sv.base_r, sv.base_won = 1, -1, 2, 4
+    else:                                    # (lead_1 + 1) / 2 - r - 2 won
+        sv.base_lead[ELDER], sv.base_lead[YOUNGER], sv.base_r, sv.base_won = 1, 0, 1, 2
     for a in range(3):
         for sg in range(2):
             for lo in range(TRICKS + 2):
@@ -250,9 +257,11 @@ cdef inline int group_tops(mask32 mine, mask32 theirs, int *moves) noexcept nogi
 
 
 cdef inline int insert_move(int *moves, int *key, int n, int m, int k) noexcept nogil:
-    """Insert move m with sort key k into moves[:n] (ascending keys; equal keys keep their order)."""
+    """Insert move m with sort key k into moves[:n], kept in ascending keys, before the moves of an
+    equal key: the moves come lowest card first (mostly in key order, so little is shifted) and
+    of equal keys the higher card goes first."""
     cdef int j = n
-    while j > 0 and key[j - 1] > k:
+    while j > 0 and key[j - 1] >= k:
         moves[j] = moves[j - 1]
         key[j] = key[j - 1]
         j -= 1
@@ -269,8 +278,8 @@ cdef inline int ordered_leads(mask32 mine, mask32 theirs, int *moves) noexcept n
     cdef int key[MAX_MOVES]
     cdef int n = 0, m
     while tops:
-        m = highest_bit32(tops)
-        tops &= ~((<mask32>1) << m)
+        m = lowest_bit32(tops)
+        tops &= tops - 1
         lane = theirs & ((<mask32>0xFF) << (m & ~7))
         n = insert_move(moves, key, n, m, (m & 7) + 8 * popcount32(lane) - (0 if lane >> m else 128))
     return n
@@ -285,8 +294,8 @@ cdef inline int ordered_replies(mask32 legal, mask32 leader_hand, int lead, int 
     cdef int key[MAX_MOVES]
     cdef int n = 0, m
     while tops:
-        m = highest_bit32(tops)
-        tops &= ~((<mask32>1) << m)
+        m = lowest_bit32(tops)
+        tops &= tops - 1
         if (m >> 3) == (lead >> 3) and m > lead:
             n = insert_move(moves, key, n, m, m - 64)
         else:
@@ -407,11 +416,8 @@ cdef inline void value_bounds(const Solver *sv, const PlayState *s, uint32_t fac
         y_lo = max(y_lo, <int>field(facts, YOUNGER_CASH, 4))
     cdef int e_lo = won + t_lo, e_hi = won + r - y_lo
     cdef int lo_elder_last = max(e_lo, won + 1), hi_younger_last = min(e_hi, won + r - 1)
-    cdef int a = s.announced + 1, base
-    if sv.rules.trick_point == EVERY_TRICK:
-        base = (1 if s.leader == ELDER else -1) - 2 * r - 4 * won
-    else:
-        base = (1 if s.leader == ELDER else 0) - r - 2 * won
+    cdef int a = s.announced + 1
+    cdef int base = sv.base_lead[s.leader] - sv.base_r * r - sv.base_won * won
     low[0] = base + min(sv.end_min[a][1][lo_elder_last][e_hi], sv.end_min[a][0][e_lo][hi_younger_last])
     high[0] = base + max(sv.end_max[a][1][lo_elder_last][e_hi], sv.end_max[a][0][e_lo][hi_younger_last])
     if pik_need(s, sv.rules) > 0:
