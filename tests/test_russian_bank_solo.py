@@ -47,6 +47,16 @@ def test_s6_open_pool_is_wrong_under_strict():
     assert VECTORS["S6"].solve(None, "strict", model="literal").outcome == "win"
 
 
+def test_stuck_stock_card_is_proven_at_the_root():
+    # S2: 2S covers AS, no house accepts 2S and no house can be emptied, so the stuck-stock test
+    # proves the loss before any node is expanded (all models); without it the literal search
+    # needs nodes. Both report a loss.
+    for kw in (dict(model="open_pool"), dict(model="literal"), dict(k=0, priority="strict")):
+        assert VECTORS["S2"].solve(**kw).nodes == 0
+        assert VECTORS["S2"].solve(stuck_prune=False, **kw).outcome == "loss"
+    assert VECTORS["S2"].solve(model="literal", stuck_prune=False).nodes > 0
+
+
 @pytest.mark.parametrize("name, tempo", [("S1", 0), ("S3", 21), ("S4", 0)])
 def test_tempo(name, tempo):
     for priority in ("none", "strict"):
@@ -139,6 +149,8 @@ VARIANTS = {
     "open": dict(k=None, priority="none", model="open_pool"),                      # D1 + D3
     "open_plain": dict(k=None, priority="none", model="open_pool", d3=False),      # D1 only
     "open_nodom": dict(k=None, priority="none", model="open_pool", d3=False, dominance=False),
+    "open_nostuck": dict(k=None, priority="none", model="open_pool", stuck_prune=False),
+    "lit_inf_strict_nostuck": dict(k=None, priority="strict", stuck_prune=False),
     "lit_inf_none": dict(k=None, priority="none", model="literal"),
     "lit_inf_strict": dict(k=None, priority="strict"),
     **{f"k{k}_none": dict(k=k, priority="none") for k in (0, 1, 2)},
@@ -183,7 +195,8 @@ def test_unlimited_redeals_are_decided_both_ways(outcomes):
 
 # F1 (open pool = literal model under none), D1 and D3 against the plain search (§10.5, §10.9)
 @pytest.mark.parametrize("a, b", [("open", "lit_inf_none"), ("open", "open_plain"), ("open_plain", "open_nodom"),
-                                  ("open", "open_nodom")])
+                                  ("open", "open_nodom"), ("open", "open_nostuck"),
+                                  ("lit_inf_strict", "lit_inf_strict_nostuck")])
 def test_models_and_dominances_agree(outcomes, a, b):
     both = decided(outcomes, a, b)
     assert len(both) >= 30

@@ -38,7 +38,8 @@ DEFAULTS: dict[str, Any] = dict(
     stall_turns=250, max_turns=5000, max_actions_per_turn=2000,
     score_bonus=30, score_per_stock=2, score_per_hand_waste=1,
     # SOLO solver (not rules of play): model, node budget per deal, table size, tempo search
-    solo_model="auto", node_budget=1_000_000, tt_bits=20, dominance=True, pool_normal_form=True, tempo=False,
+    solo_model="auto", node_budget=1_000_000, tt_bits=20, dominance=True, pool_normal_form=True,
+    stuck_prune=True, tempo=False,
 )
 PRESETS: dict[str, dict[str, Any]] = {
     "default": dict(DEFAULTS),
@@ -56,7 +57,7 @@ _CHOICES = {
     "solo_model": ("auto", "literal", "open_pool"),
 }
 _BOOLS = ("auto_turn", "stock_before_hand", "stock_first_to_foundation", "sequence_moves", "load_wrap",
-          "own_waste_playable", "dominance", "pool_normal_form", "tempo")
+          "own_waste_playable", "dominance", "pool_normal_form", "stuck_prune", "tempo")
 _INTS = {"stall_turns": (1, 100_000), "max_turns": (1, 1_000_000), "max_actions_per_turn": (1, 1_000_000),
          "score_bonus": (0, 1000), "score_per_stock": (0, 100), "score_per_hand_waste": (0, 100),
          "node_budget": (1, 10**11), "tt_bits": (12, 28)}
@@ -580,7 +581,7 @@ class SoloPosition:
 
     def solve(self, k: int | None = None, priority: str = "none", model: str = "auto",
               budget: int = 1_000_000, tempo: bool = False, dominance: bool = True, d3: bool = True,
-              tt_bits: int = 20) -> SoloResult:
+              tt_bits: int = 20, stuck_prune: bool = True) -> SoloResult:
         """Decide SOLO(k, priority) for this position (k=None: unlimited redeals). ``dominance``
         plays D1-safe foundation moves without branching; ``d3`` searches the open pool in the
         pool-placement normal form of §10.5 D3 (a conjecture, A/B-checked in the tests)."""
@@ -592,7 +593,7 @@ class SoloPosition:
         solver = core.SoloSolver(parsing.integer("tt_bits", tt_bits, *_INTS["tt_bits"]))
         solver.set_position(self._core_dict())
         r = solver.solve(k, priority == "strict", model == "open_pool", dominance, tempo,
-                         parsing.integer("budget", budget, *_INTS["node_budget"]), d3)
+                         parsing.integer("budget", budget, *_INTS["node_budget"]), d3, stuck_prune)
         low, high = r["tempo_bounds"]
         return SoloResult(r["outcome"], r["nodes"], model, low if low is not None and low == high else None,
                           (low, high))
@@ -664,7 +665,7 @@ def _solo_options(rules: dict) -> dict:
     priority = rules["foundation_priority"]
     model = _solo_model(rules["solo_model"], k, priority, rules["tempo"])
     return dict(k=k, strict=priority == "strict", open_pool=model == "open_pool", dominance=rules["dominance"],
-                d3=rules["pool_normal_form"],
+                d3=rules["pool_normal_form"], stuck_prune=rules["stuck_prune"],
                 tempo=rules["tempo"], budget=rules["node_budget"], tt_bits=rules["tt_bits"])
 
 

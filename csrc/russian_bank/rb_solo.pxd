@@ -54,7 +54,7 @@ cdef enum:
     RES_UNRESOLVED = 2
     RES_DEAD = 3
     RES_OPEN = 4
-    TT_PROBES = 8
+    TT_PROBES = 16
     TT_MIN_BITS = 14             # a search starts with 2^14 slots (512 KB, cache-resident) and doubles
     MAX_FRAMES = 1 << 21         # deeper paths end the search as unresolved (memory bound)
 
@@ -103,6 +103,8 @@ cdef struct SoloCtx:
     int open_pool
     int dominance
     int d3                       # pool-placement normal form (open pool, §10.5 D3)
+    int stuck_prune              # prune positions with a stock card that can never leave (stock_stuck)
+    uint64_t stock_below[N_KINDS + 1]   # the kinds of stock[0 .. d) (stock_stuck)
     int truncated                # a move list overflowed: a completed search is not a proof
     int tempo                    # search for D* (solo_tempo) instead of solvability
     int64_t budget
@@ -461,6 +463,12 @@ cdef inline int tt_visit_hashed(SoloCtx *x, const uint64_t *key, uint64_t hsh, i
             return 1
         e.cost = cost
         return 0
+    if found < 0 and x.tt_mask < x.tt_max_mask:
+        # A crowded probe window: grow rather than replace. Replacing can lose a position of the
+        # current path, and two positions that undo each other and share a window then evict
+        # each other forever (seen: a 2-cycle ran to the end of the budget).
+        tt_grow(x)
+        e = tt_slot(x, key, hsh, &found)
     e.k0 = key[0]
     e.k1 = key[1]
     e.k2 = key[2]
@@ -523,6 +531,105 @@ cdef inline int expand(SoloCtx *x, const Solo *s, int first) noexcept nogil:
         c += 1
     return c
 
+cdef inline uint64_t suit_ranks(uint64_t m, int st) noexcept nogil:
+    return (m >> (st * N_RANKS)) & ((<uint64_t>1 << N_RANKS) - 1)
+
+cdef inline uint64_t children_of(uint64_t tops) noexcept nogil:
+    """The kinds that fit on a house top in `tops` (one rank lower, other colour)."""
+    cdef uint64_t black = (suit_ranks(tops, 0) | suit_ranks(tops, 3)) >> 1
+    cdef uint64_t redr = (suit_ranks(tops, 1) | suit_ranks(tops, 2)) >> 1
+    return redr | (black << N_RANKS) | (black << (2 * N_RANKS)) | (redr << (3 * N_RANKS))
+
+cdef inline void stock_below_masks(SoloCtx *x, int n) noexcept nogil:
+    """x.stock_below[d] = the kinds of stock[0 .. d), for d = 0 .. n."""
+    cdef int d
+    x.stock_below[0] = 0
+    for d in range(n):
+        x.stock_below[d + 1] = x.stock_below[d] | (<uint64_t>1 << x.stock[d])
+
+cdef inline int stock_stuck(const SoloCtx *x, const Solo *s) noexcept nogil:
+    """1 if some stock card c = stock[j] can never leave the stock, so the position is lost (the
+    stock must be emptied to win, and only its top is ever taken). Sound for every SOLO(k, π)
+    and model: every play of those games is a play of the open-pool game under π = none, and it
+    is that game whose plays are bounded here.
+
+    Relaxation for a given j: the cards above c (stock[j+1 ..]) are treated as pool cards (in
+    the real game they become available later and only one by one, so every real play until c
+    leaves is a play of the relaxed game); F = stock[0 .. j] stays frozen until c moves. With
+    no empty house now, compute the least sets
+      A: kinds that may ever be a house top,
+      H: kinds that may ever reach a foundation,
+      L: original house cards that may ever leave their house,
+    closed under: every current house top is in A; a pool card accepted by a card of A (one
+    rank lower, other colour) is in A; a card not in F that is in the pool or in A, and whose
+    next lower card of its suit is home or in H, is in H; a house card x of house h is in L if
+    it is in H or accepted by a card of A outside house h (the cards of h below x stay covered
+    by x, and the others of h are lower); the card below x is in A once x and all cards above it
+    are in L.
+    If some house has all its cards in L we give up (it might be emptied). Otherwise c is stuck
+    when no card of A accepts it and not all lower cards of its suit are home or in H.
+    Proof (induction over any relaxed play sequence that leaves c in place): (i) no house is
+    ever empty, (ii) every house top at any time is in A, (iii) every card that goes home is in
+    H, (iv) an original house card leaving its house for the first time is in L. A pool card
+    put on a top u (in A by (ii); no empty house by (i)) is accepted by u: in A. A card y
+    exposed for the first time was covered since the start by its original cards, each of which
+    left (a first departure: in L by (iv)), so y is in A; a card exposed again was a top before.
+    A card going home is not in F (F is frozen), is available (pool, or a top: in A) and every
+    lower card of its suit went home before it (in H by (iii)): it is in H. An original card x
+    leaving house h for the first time goes home (in H) or onto a top u of another house (u in
+    A, and not one of the cards of h below x, still covered by x): x is in L; an empty house
+    does not exist. A house empties only when its original bottom leaves after all original
+    cards above it: all its cards are in L, excluded. Finally c leaves only home (all lower
+    cards of its suit home before: in H), onto a top accepted by A, or to an empty house.
+    All sets only grow as j decreases (F shrinks, the relaxed pool grows), so j runs down from
+    the top continuing the same fixpoint; once a house might be emptied, that holds for every
+    deeper j too."""
+    cdef int n = s.stock_n, h, i, j, st, r, c, changed
+    cdef int depth[SOLO_HOUSES]
+    cdef uint64_t tops = 0, a, home, frozen, pool, grow, inh[SOLO_HOUSES], ch
+    if n == 0:
+        return 0
+    for h in range(SOLO_HOUSES):
+        if s.house_n[h] == 0:
+            return 0
+        tops |= <uint64_t>1 << s.house[h][s.house_n[h] - 1]
+        inh[h] = 0
+        for i in range(s.house_n[h]):
+            inh[h] |= <uint64_t>1 << s.house[h][i]
+        depth[h] = s.house_n[h]       # house[h][depth[h] - 1] is the deepest card known to be in A
+    a = tops
+    home = 0
+    for j in range(n - 1, -1, -1):
+        c = x.stock[j]
+        frozen = x.stock_below[j + 1]
+        pool = s.poolk | (x.stock_below[n] & ~frozen)
+        changed = 1
+        while changed:
+            changed = 0
+            while True:               # pool cards laid on cards of A, repeatedly
+                grow = children_of(a) & pool & ~a
+                if grow == 0:
+                    break
+                a |= grow
+            home = 0                  # per suit, the run of cards that may go home in turn
+            for st in range(4):
+                r = s.found[st]
+                r += lowest_bit64(~(suit_ranks((pool | a) & ~frozen, st) >> r))
+                home |= ((<uint64_t>1 << min(r, N_RANKS)) - 1) << (st * N_RANKS)
+            for h in range(SOLO_HOUSES):
+                i = depth[h] - 1      # house[h][i] is in A; does it leave, exposing the next?
+                ch = home | children_of(a & ~inh[h])
+                while (ch >> s.house[h][i]) & 1:
+                    i -= 1
+                    if i < 0:
+                        return 0      # the house might be emptied
+                    a |= <uint64_t>1 << s.house[h][i]
+                    depth[h] = i + 1
+                    changed = 1
+        if not (children_of(a) >> c) & 1 and rank_of(c) > 0 and not (home >> (c - 1)) & 1:
+            return 1
+    return 0
+
 cdef inline int solo_search(SoloCtx *x, const Solo *root) noexcept nogil:
     """Depth-first search from root: RES_WIN (x.best = the discards of the win found), RES_LOSS or
     RES_UNRESOLVED (budget exhausted)."""
@@ -545,6 +652,10 @@ cdef inline int solo_search(SoloCtx *x, const Solo *root) noexcept nogil:
     if r == RES_WIN:
         x.best = st.discards
         return RES_WIN
+    if x.stuck_prune:
+        stock_below_masks(x, st.stock_n)
+        if stock_stuck(x, &st):
+            return RES_LOSS
     solo_key(x, &st, key)
     tt_visit(x, key, 0)
     n = expand(x, &st, 0)
@@ -576,6 +687,8 @@ cdef inline int solo_search(SoloCtx *x, const Solo *root) noexcept nogil:
             x.kframes_cap *= 2
             f = &x.kframes[depth]
         st = k.st                      # expand may move the successor buffer
+        if x.stuck_prune and stock_stuck(x, &st):
+            continue
         next_first = f.first + f.n
         n = expand(x, &st, next_first)
         if n < 0:

@@ -472,13 +472,14 @@ cdef class SoloSolver:
         solo_deal(&self.x, &self.root, d)
 
     def solve(self, k=None, bint strict=False, bint open_pool=False, bint dominance=True,
-              bint tempo=False, long long budget=1_000_000, bint d3=False):
+              bint tempo=False, long long budget=1_000_000, bint d3=False, bint stuck_prune=True):
         cdef int res, low = 0, high = 0
         self.x.k = UNLIMITED if k is None else k
         self.x.strict = strict
         self.x.open_pool = open_pool
         self.x.dominance = dominance
         self.x.d3 = d3
+        self.x.stuck_prune = stuck_prune
         self.x.tempo = tempo
         self.x.budget = budget
         with nogil:
@@ -497,7 +498,7 @@ cdef enum:
 
 def solo_shard(object deal_bitgen, int n_deals, dict options):
     """Solve n_deals random SOLO layouts. options: k (None = unlimited), strict, open_pool,
-    dominance, tempo, budget, tt_bits. Counters add up across shards."""
+    dominance, d3, stuck_prune (default on), tempo, budget, tt_bits. Counters add up across shards."""
     cdef SoloCtx x
     cdef Solo root
     cdef Rng rng
@@ -521,6 +522,7 @@ def solo_shard(object deal_bitgen, int n_deals, dict options):
     x.open_pool = options["open_pool"]
     x.dominance = options["dominance"]
     x.d3 = options["d3"]
+    x.stuck_prune = options.get("stuck_prune", True)
     x.tempo = options["tempo"]
     x.budget = options["budget"]
     rng_init(&rng, bg)
