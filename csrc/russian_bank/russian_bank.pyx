@@ -692,6 +692,7 @@ def blind_shard(object deal_bitgen, int n_deals, dict options, rows=None):
         x.open_pool = solve["open_pool"]
         x.dominance = solve["dominance"]
         x.d3 = solve["d3"]
+        x.stuck_prune = solve.get("stuck_prune", True)
         x.tempo = False
         x.budget = solve["budget"]
     rng_init(&rng, bitgen_pointer(deal_bitgen))
