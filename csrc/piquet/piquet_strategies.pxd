@@ -8,7 +8,7 @@
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
 from libc.string cimport memset
 
-from bitboard cimport mask32, lowest_bit32, highest_bit32, popcount32, suit_lane32, rank_count32, RANK_COLUMN32
+from bitboard cimport mask32, lowest_bit32, lowest_bit64, highest_bit32, popcount32, suit_lane32, rank_count32, RANK_COLUMN32
 from rng cimport Rng, rng_below, rng_partial_shuffle
 from piquet_rules cimport *
 from piquet_search cimport Solver, group_tops, mtdf, reaches, MAX_MOVES
@@ -43,6 +43,13 @@ cdef inline int max_allowed(int counts, int available) noexcept nogil:
 
 cdef enum:
     KEEP_ALWAYS = 15             # keep value from which the heuristic never throws a card
+    KEEP_LEVELS = 36             # keep values run from -2 to 33
+
+
+cdef inline void add_value(int *value, mask32 cards, int points) noexcept nogil:
+    while cards:
+        value[lowest_bit32(cards)] += points
+        cards &= cards - 1
 
 
 cdef inline void keep_values(mask32 hand, const SuitTables *t, int *value) noexcept nogil:
@@ -54,7 +61,7 @@ cdef inline void keep_values(mask32 hand, const SuitTables *t, int *value) noexc
        - 2 for a singleton below the king (a sure loser with nothing to build on)."""
     cdef int s, lane, best_key = -1, point_suit = 0, c, r
     cdef uint32_t four, three, two
-    cdef mask32 rest, bit, point_cards, low_singletons = 0, pairs, triples, run3, run2, set3, set2
+    cdef mask32 rest, point_cards, low_singletons = 0, pairs, triples, run3, run2, set3, set2
     for s in range(4):
         lane = suit_lane32(hand, s)
         if t.point_key[lane] > best_key:
@@ -77,10 +84,13 @@ cdef inline void keep_values(mask32 hand, const SuitTables *t, int *value) noexc
         c = lowest_bit32(rest)
         rest &= rest - 1
         r = c & 7
-        bit = (<mask32>1) << c
-        value[c] = ((r - 1 if r else 0) + (10 if point_cards & bit else 0) + (8 if run3 & bit else 0)
-                    + (3 if run2 & bit else 0) + (9 if set3 & bit else 0) + (3 if set2 & bit else 0)
-                    - (2 if low_singletons & bit else 0))
+        value[c] = r - 1 if r else 0
+    add_value(value, point_cards, 10)
+    add_value(value, run3, 8)
+    add_value(value, run2, 3)
+    add_value(value, set3, 9)
+    add_value(value, set2, 3)
+    add_value(value, low_singletons, -2)
 
 
 cdef inline mask32 heuristic_discard(mask32 hand, int counts, int available, const SuitTables *t) noexcept nogil:
@@ -90,16 +100,18 @@ cdef inline mask32 heuristic_discard(mask32 hand, int counts, int available, con
     made hand such as four aces with a sixième throws only its spare cards, or stands pat if the
     rules allow; if they demand more cards than it can spare, it takes the fewest allowed."""
     cdef int value[N_CARDS]
-    cdef int key[HAND]                   # keep value * 32 + card: the order of throwing
-    cdef int spare = 0, n = 0, k, c, i, j, low, swap
-    cdef mask32 rest = hand, out = 0
+    cdef mask32 by_value[KEEP_LEVELS]    # the cards of each keep value (+ 2: values start at -2)
+    cdef uint64_t levels = 0             # the keep values held (+ 2)
+    cdef int spare = 0, k, c, i, v
+    cdef mask32 rest = hand, out = 0, cards
     keep_values(hand, t, value)
     while rest:
         c = lowest_bit32(rest)
         rest &= rest - 1
         spare += value[c] < KEEP_ALWAYS
-        key[n] = value[c] * N_CARDS + c
-        n += 1
+        v = value[c] + 2
+        by_value[v] = (by_value[v] if levels >> v & 1 else 0) | (<mask32>1) << c
+        levels |= (<uint64_t>1) << v
     k = max_allowed(counts, spare if spare < available else available)
     if k < 0:                            # the rules demand more than it can spare: the fewest allowed
         k = 0
@@ -107,15 +119,13 @@ cdef inline mask32 heuristic_discard(mask32 hand, int counts, int available, con
             if counts >> i & 1:
                 k = i
                 break
-    for i in range(k):                   # the k lowest keys, by selection
-        low = i
-        for j in range(i + 1, n):
-            if key[j] < key[low]:
-                low = j
-        swap = key[i]
-        key[i] = key[low]
-        key[low] = swap
-        out |= (<mask32>1) << (key[i] & (N_CARDS - 1))
+    while k:                             # the k lowest values; the lower card first on a tie
+        cards = by_value[lowest_bit64(levels)]
+        levels &= levels - 1
+        while cards and k:
+            out |= cards & (~cards + 1)
+            cards &= cards - 1
+            k -= 1
     return out
 
 
