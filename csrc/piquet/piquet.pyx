@@ -444,8 +444,7 @@ cdef void play_deal(DealEngine *g, const uint8_t *cards, Seat *seats, DealRecord
             rec.lead[i] = lead
             rec.follow[i] = follow
         play_trick(&st, lead, follow, rules)
-        for p in range(2):
-            view_after_trick(&view[p], leader, lead, follow)
+        views_after_trick(view, leader, lead, follow)
         view[0].decl_known = 1
     finish_deal(&st, &decl, rules, out)
     if rec != NULL:

@@ -227,13 +227,15 @@ cdef struct View:
     int decl_score[2][N_CATEGORIES]
 
 
-cdef inline void view_after_trick(View *v, int lead_player, int lead, int follow) noexcept nogil:
-    cdef int opp = 1 - v.me
-    cdef int opp_card = lead if lead_player == opp else follow
-    v.opp_played |= (<mask32>1) << opp_card
-    v.played |= ((<mask32>1) << lead) | ((<mask32>1) << follow)
-    if lead_player != opp and (follow >> 3) != (lead >> 3):
-        v.opp_void |= (<mask32>0xFF) << (lead & ~7)
+cdef inline void views_after_trick(View *view, int leader, int lead, int follow) noexcept nogil:
+    """Both players' views (view[0] elder's, view[1] younger's) after a trick."""
+    cdef mask32 trick = ((<mask32>1) << lead) | ((<mask32>1) << follow)
+    view[0].played |= trick
+    view[1].played |= trick
+    view[leader].opp_played |= (<mask32>1) << follow
+    view[1 - leader].opp_played |= (<mask32>1) << lead
+    if (follow >> 3) != (lead >> 3):             # the follower has shown out of the suit led
+        view[leader].opp_void |= (<mask32>0xFF) << (lead & ~7)
 
 
 cdef inline int sure_capot(mask32 mine, mask32 possible_opp, int me) noexcept nogil:

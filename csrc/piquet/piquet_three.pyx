@@ -37,7 +37,7 @@ from numpy.random cimport bitgen_t
 from piquet_rules cimport *
 from piquet_search cimport Solver, solver_init, solver_free
 from piquet_strategies cimport (heuristic_discard, best_expected_discard, greedy_card, pimc_card,
-                                random_card, sure_capot, view_after_trick, View, EXCHANGE_REFUSE,
+                                random_card, sure_capot, views_after_trick, View, EXCHANGE_REFUSE,
                                 EXCHANGE_HEURISTIC, PLAY_RANDOM, PLAY_GREEDY, PLAY_PIMC)
 from piquet_three_rules cimport *
 from piquet_three_strategies cimport *
@@ -278,8 +278,7 @@ cdef void play_two_handed(Engine3 *g, const uint8_t *cards, Seat3 *elder, Seat3 
         lead = survivor_card(g, seat[leader], &st, -1, &view[leader], final[leader])
         follow = survivor_card(g, seat[1 - leader], &st, lead, &view[1 - leader], final[1 - leader])
         play_trick(&st, lead, follow, rules)
-        for p in range(2):
-            view_after_trick(&view[p], leader, lead, follow)
+        views_after_trick(view, leader, lead, follow)
     finish_deal(&st, &decl, rules, out)
 
 
