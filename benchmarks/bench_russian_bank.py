@@ -86,7 +86,7 @@ def main():
     b, b_wall, actions, won = blind_rate(args.games * 5, args.repeat)
     print(f"(f) blind SOLO(∞), greedy: {b:10,.0f} games per CPU-second ({b_wall:,.0f} wall; {actions:.0f} "
           f"actions/game, {100 * won:.1f}% won) ({load()})")
-    for label, strict in (("(c) SOLO(∞, none), open pool + D1 + D3", False), ("(d) SOLO(∞, strict), literal", True)):
+    for label, strict in (("(c) SOLO(∞, none), open pool + D1 + D3 + stuck-stock test", False), ("(d) SOLO(∞, strict), literal", True)):
         nodes, deals, unresolved = solo_rate(args.deals, args.budget, args.repeat, strict)
         print(f"{label}: {nodes / 1e6:6.2f} M nodes/s, {deals:8.1f} deals/s per core, "
               f"{100 * unresolved:.1f}% unresolved at {args.budget:,} nodes; nodes/s vs goal {GOAL_NODES / 1e6:.0f} M: "
