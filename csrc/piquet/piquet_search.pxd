@@ -290,8 +290,8 @@ cdef inline int ordered_replies(mask32 legal, mask32 leader_hand, int lead, int 
     """group_tops of the follower's legal cards against the leader's hand (the lead card still in
     it: cards on both sides of it are not equivalent in this trick), in the order to try them:
     the cheapest card that wins first, then the lowest cards, discards from the suits where the
-    leader is longest first."""
-    cdef mask32 tops = group_top_mask(legal, leader_hand)
+    leader is longest against the follower first."""
+    cdef mask32 tops = group_top_mask(legal, leader_hand), lane
     cdef int key[MAX_MOVES]
     cdef int n = 0, m
     while tops:
@@ -300,7 +300,8 @@ cdef inline int ordered_replies(mask32 legal, mask32 leader_hand, int lead, int 
         if (m >> 3) == (lead >> 3) and m > lead:
             n = insert_move(moves, key, n, m, m - 64)
         else:
-            n = insert_move(moves, key, n, m, (m & 7) - 8 * popcount32(leader_hand & ((<mask32>0xFF) << (m & ~7))))
+            lane = (<mask32>0xFF) << (m & ~7)
+            n = insert_move(moves, key, n, m, (m & 7) - 8 * (popcount32(leader_hand & lane) - popcount32(legal & lane)))
     return n
 
 
