@@ -342,11 +342,13 @@ cdef inline int consistent(mask32 opp_final, const View *v, mask32 my_final, con
 
 cdef inline int known_candidates(const PlayState *s, int lead, const View *v, int *moves) noexcept nogil:
     """The player's distinct cards (one per group of equivalent cards), grouped against every card
-    the opponent may hold as far as the player knows, not against the opponent's actual hand."""
+    the opponent may hold as far as the player knows, not against the opponent's actual hand. A
+    reply is grouped with the lead card in play: the cards on either side of it (K and J around a
+    led Q) are not equivalent, one wins the trick and the other ducks."""
     cdef mask32 may_hold = ~(s.hand[v.me] | v.played | v.known_out | v.opp_void)
     if lead < 0:
         return group_tops(s.hand[v.me], may_hold, moves)
-    return group_tops(legal_follows(s.hand[v.me], lead), may_hold & ~((<mask32>1) << lead), moves)
+    return group_tops(legal_follows(s.hand[v.me], lead), may_hold | ((<mask32>1) << lead), moves)
 
 
 cdef inline int pimc_card(Solver *sv, Rng *rng, const PlayState *s, int lead, const View *v,
