@@ -274,21 +274,24 @@ cdef inline int greedy_card(const PlayState *s, int lead, mask32 known_gone) noe
     Follower: win as cheaply as possible; if that is impossible play the lowest card of the suit;
     void: throw the lowest card of the shortest suit."""
     cdef int me = s.leader if lead < 0 else 1 - s.leader
-    cdef mask32 hand = s.hand[me], lane_mask, suit_cards, unknown, winners
+    cdef mask32 hand = s.hand[me], lane_mask, suit_cards, winners, below, masters
     cdef int suit, best_len, best = -1, n, top
-    unknown = ~(hand | known_gone)
     if lead < 0:
+        # masters: the player's cards with no card above them in their suit but his own and those
+        # known gone; `below` marks every card under one of the others, lane by lane
+        below = ((hand | ~known_gone) >> 1) & 0x7F7F7F7F
+        below |= (below >> 1) & 0x7F7F7F7F
+        below |= (below >> 2) & 0x3F3F3F3F
+        below |= (below >> 4) & 0x0F0F0F0F
+        masters = hand & ~below
         best_len = -1
-        for suit in range(4):
-            suit_cards = hand & ((<mask32>0xFF) << (8 * suit))
-            if not suit_cards:
-                continue
-            top = highest_bit32(suit_cards)
-            if not (unknown & ((<mask32>0xFF) << (8 * suit)) & ~(((<mask32>2) << top) - 1)):
-                n = popcount32(suit_cards)
-                if n > best_len:
-                    best_len = n
-                    best = top
+        while masters:                   # at most one a suit, suits in order
+            top = lowest_bit32(masters)
+            masters &= masters - 1
+            n = popcount32(hand & ((<mask32>0xFF) << (top & ~7)))
+            if n > best_len:
+                best_len = n
+                best = top
         if best >= 0:
             return best
         best_len = -1
