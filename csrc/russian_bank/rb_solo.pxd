@@ -694,6 +694,8 @@ cdef inline int solo_search(SoloCtx *x, const Solo *root) noexcept nogil:
             continue
         k = &x.kids[f.first + f.i]
         f.i += 1
+        if x.stuck_prune and stock_stuck(x, &k.st):
+            continue                   # lost: neither stored nor counted (like a dead end)
         if tt_visit_hashed(x, k.key, k.hsh, 0):
             continue
         x.nodes += 1
@@ -709,8 +711,6 @@ cdef inline int solo_search(SoloCtx *x, const Solo *root) noexcept nogil:
             x.kframes_cap *= 2
             f = &x.kframes[depth]
         st = k.st                      # expand may move the successor buffer
-        if x.stuck_prune and stock_stuck(x, &st):
-            continue
         next_first = f.first + f.n
         n = expand(x, &st, next_first)
         if n < 0:
