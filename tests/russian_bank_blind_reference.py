@@ -13,21 +13,11 @@ src*8 + dst with sources 0 stock, 1 hand card, 2+h house h and destinations 0 fo
 """
 from __future__ import annotations
 
+from russian_bank_reference import is_red, rank, suit
+
 STOCK, HAND, HOUSE = 0, 1, 2
 FOUNDATION = 0
 DISCARD = 64
-
-
-def suit(k):
-    return k // 13
-
-
-def rank(k):
-    return k % 13
-
-
-def is_red(k):
-    return suit(k) in (1, 2)
 
 
 class SoloGame:

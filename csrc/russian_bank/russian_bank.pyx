@@ -496,6 +496,23 @@ cdef enum:
     NODE_DECADES = 10
     TEMPO_BINS = 400            # D* counts discards; the last bin collects larger values
 
+cdef int solver_setup(SoloCtx *x, dict options) except -1:
+    """Allocate a SOLO search's transposition table and set its options from solo_shard's
+    options dict (k None = unlimited)."""
+    if not ctx_init(x, options.get("tt_bits", 20)):
+        ctx_free(x)
+        raise MemoryError("cannot allocate the transposition table")
+    x.k = UNLIMITED if options["k"] is None else options["k"]
+    x.strict = options["strict"]
+    x.open_pool = options["open_pool"]
+    x.dominance = options["dominance"]
+    x.d3 = options["d3"]
+    x.stuck_prune = options.get("stuck_prune", True)
+    x.tempo = options["tempo"]
+    x.budget = options["budget"]
+    return 0
+
+
 def solo_shard(object deal_bitgen, int n_deals, dict options):
     """Solve n_deals random SOLO layouts. options: k (None = unlimited), strict, open_pool,
     dominance, d3, stuck_prune (default on), tempo, budget, tt_bits. Counters add up across shards."""
@@ -514,17 +531,7 @@ def solo_shard(object deal_bitgen, int n_deals, dict options):
     cdef int64_t[::1] out = outcome, ns = node_sum
     cdef int64_t[:, ::1] tph = tempo_hist
     cdef int64_t[:, ::1] nh = nodes_hist
-    if not ctx_init(&x, options.get("tt_bits", 20)):
-        ctx_free(&x)
-        raise MemoryError("cannot allocate the transposition table")
-    x.k = UNLIMITED if options["k"] is None else options["k"]
-    x.strict = options["strict"]
-    x.open_pool = options["open_pool"]
-    x.dominance = options["dominance"]
-    x.d3 = options["d3"]
-    x.stuck_prune = options.get("stuck_prune", True)
-    x.tempo = options["tempo"]
-    x.budget = options["budget"]
+    solver_setup(&x, options)
     rng_init(&rng, bg)
     for i in range(N_KINDS):
         pack[i] = i
@@ -683,18 +690,11 @@ def blind_shard(object deal_bitgen, int n_deals, dict options, rows=None):
         counters["node_sum"] = np.zeros(1, dtype=np.int64)
         paired = counters["paired"]
         ns = counters["node_sum"]
-        if not ctx_init(&x, solve.get("tt_bits", 20)):
-            ctx_free(&x)
+        try:
+            solver_setup(&x, dict(solve, tempo=False))
+        except MemoryError:
             free(b)
-            raise MemoryError("cannot allocate the transposition table")
-        x.k = k
-        x.strict = solve["strict"]
-        x.open_pool = solve["open_pool"]
-        x.dominance = solve["dominance"]
-        x.d3 = solve["d3"]
-        x.stuck_prune = solve.get("stuck_prune", True)
-        x.tempo = False
-        x.budget = solve["budget"]
+            raise
     rng_init(&rng, bitgen_pointer(deal_bitgen))
     for i in range(N_KINDS):
         pack[i] = i
