@@ -4,9 +4,10 @@
 
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t, int64_t, int32_t
 from libc.string cimport memset, memcpy, memmove
-from libc.stdlib cimport malloc, realloc, free, calloc
+from libc.stdlib cimport malloc, realloc, free
 
 from bitboard cimport popcount64, lowest_bit64
+from bigmem cimport big_table_alloc, big_table_free
 from rng cimport Rng, rng_below, rng_uniform
 from rb_rules cimport N_KINDS, N_RANKS, KING, HOUSE_CAP, UNLIMITED, DECK_STOCK
 
@@ -525,7 +526,8 @@ cdef inline void order_kids(Child *kids, int n) noexcept nogil:
 
 cdef inline int expand(SoloCtx *x, const Solo *s, int first) noexcept nogil:
     """Generate the successors of s into kids[first ..], normalized and keyed, and prefetch their
-    table slots so that the cache misses of siblings overlap. Returns their number, -1 when one
+    table slots so that the cache misses of siblings overlap. Successors with a stuck stock card
+    are dropped here, before their key and prefetch (the search would skip them anyway). Returns their number, -1 when one
     of them is a win (x.best = its discards), -2 when memory runs out."""
     cdef int n = solo_moves(x, s, x.scratch), j, r, c = 0
     cdef Child *k
@@ -546,6 +548,8 @@ cdef inline int expand(SoloCtx *x, const Solo *s, int first) noexcept nogil:
         if r == RES_WIN:
             x.best = k.st.discards
             return -1
+        if x.stuck_prune and stock_stuck(x, &k.st):
+            continue                   # lost: neither stored nor counted (like a dead end)
         solo_key(x, &k.st, k.key)
         k.hsh = tt_hash(k.key)
         prefetch(&x.tt[k.hsh & x.tt_mask])
@@ -694,8 +698,6 @@ cdef inline int solo_search(SoloCtx *x, const Solo *root) noexcept nogil:
             continue
         k = &x.kids[f.first + f.i]
         f.i += 1
-        if x.stuck_prune and stock_stuck(x, &k.st):
-            continue                   # lost: neither stored nor counted (like a dead end)
         if tt_visit_hashed(x, k.key, k.hsh, 0):
             continue
         x.nodes += 1
@@ -838,7 +840,7 @@ cdef inline int solo_tempo(SoloCtx *x, const Solo *root) noexcept nogil:
 
 cdef inline int ctx_init(SoloCtx *x, int tt_bits) noexcept nogil:
     memset(x, 0, sizeof(SoloCtx))
-    x.tt = <TTEntry *>calloc(<size_t>1 << tt_bits, sizeof(TTEntry))
+    x.tt = <TTEntry *>big_table_alloc((<size_t>1 << tt_bits) * sizeof(TTEntry))
     x.tt_max_mask = (<uint64_t>1 << tt_bits) - 1
     x.frames_cap = 256
     x.frames = <Frame *>malloc(x.frames_cap * sizeof(Frame))
@@ -851,7 +853,7 @@ cdef inline int ctx_init(SoloCtx *x, int tt_bits) noexcept nogil:
     return x.tt != NULL and x.frames != NULL and x.movebuf != NULL and x.kids != NULL and x.kframes != NULL
 
 cdef inline void ctx_free(SoloCtx *x) noexcept nogil:
-    free(x.tt)
+    big_table_free(x.tt, (x.tt_max_mask + 1) * sizeof(TTEntry))
     free(x.frames)
     free(x.movebuf)
     free(x.kids)
