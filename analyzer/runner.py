@@ -169,9 +169,14 @@ class RunResult:
         }
 
 
-def _ignore_sigint():
-    # Worker processes leave Ctrl-C to the parent, which cancels the remaining shards.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)   # Ctrl-C, and what batch schedulers send first
+
+
+def _leave_stop_signals_to_parent():
+    # Worker processes leave Ctrl-C (and SIGTERM sent to the whole group) to the parent, which
+    # lets the running shards finish and keeps them.
+    for sig in STOP_SIGNALS:
+        signal.signal(sig, signal.SIG_IGN)
 
 
 def make_executor(backend: str, workers: int) -> Executor:
@@ -188,7 +193,7 @@ def make_executor(backend: str, workers: int) -> Executor:
         from .cluster import DaskExecutor
 
         return DaskExecutor()
-    return ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint)
+    return ProcessPoolExecutor(max_workers=workers, initializer=_leave_stop_signals_to_parent)
 
 
 def default_workers() -> int:
@@ -218,15 +223,15 @@ def run(config: RunConfig, workers: int = 1, backend: str = "threads", executor:
     counters, done = None, []
     start = time.perf_counter()
     stop = threading.Event()
-    previous_handler = None
+    previous_handlers = {}
     if threading.current_thread() is threading.main_thread():
-        # Ctrl-C asks to stop: no new shards start, the running ones finish and are kept.
-        # A second Ctrl-C interrupts at once.
+        # Ctrl-C or SIGTERM asks to stop: no new shards start, the running ones finish and are
+        # kept. A second one interrupts at once.
         def request_stop(signum, frame):
             if stop.is_set():
                 raise KeyboardInterrupt
             stop.set()
-        previous_handler = signal.signal(signal.SIGINT, request_stop)
+        previous_handlers = {sig: signal.signal(sig, request_stop) for sig in STOP_SIGNALS}
     queue = iter(todo)
     in_flight: dict = {}
 
@@ -261,8 +266,8 @@ def run(config: RunConfig, workers: int = 1, backend: str = "threads", executor:
                     continue
                 keep(index, part, seconds)
     finally:
-        if previous_handler is not None:
-            signal.signal(signal.SIGINT, previous_handler)
+        for sig, handler in previous_handlers.items():
+            signal.signal(sig, handler)
         bar.close()
         if own_executor:
             executor.shutdown(wait=True, cancel_futures=True)
