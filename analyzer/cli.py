@@ -317,9 +317,12 @@ def _print_run(stored, as_json: bool) -> None:
     from .store import counters_frame
 
     summary = stored.summary()
+    tables = _summary_tables(stored)
     if as_json:
         counters = {k: v.tolist() for k, v in (stored.counters or {}).items()}
-        print(json.dumps({"run": summary, "config": stored.config, "counters": counters}, indent=2, default=str))
+        print(json.dumps({"run": summary, "config": stored.config, "counters": counters,
+                          "tables": {title: json.loads(t.to_json(orient="records")) for title, t in tables}},
+                         indent=2, default=str))
         return
     width = max(len(k) for k in summary)
     for key, value in summary.items():
@@ -338,6 +341,22 @@ def _print_run(stored, as_json: bool) -> None:
         table.insert(1, "shape", [str(tuple(stored.counters[c].shape)) for c in table.counter])
         print()
         print(table.to_string(index=False))
+    for title, table in tables:
+        print(f"\n{title} ({stored.deals_done:,} deals):")
+        with pd.option_context("display.max_rows", None, "display.width", 200):
+            print(table.to_string(index=False))
+
+
+def _summary_tables(stored) -> list:
+    """The analysis's result tables for a stored run, if its game defines them (see Analysis.summary)."""
+    c = stored.config
+    try:
+        analysis = get_game(c["game"]).analysis(c["analysis"])
+    except ValueError:  # a run of a game or analysis this version does not have
+        return []
+    if analysis.summary is None or not stored.counters:
+        return []
+    return analysis.summary(stored.counters, c["rule_options"], c.get("strategies") or {})
 
 
 def _finish_stored(args, store, run_id: int) -> int:

@@ -245,3 +245,26 @@ def test_solo_kernel_matches_single_position_solver():
         assert names[int(np.argmax(counters["outcome"]))] == outcome
         seen.add(outcome)
     assert {"win", "loss"} <= seen
+
+
+def test_stored_solo_run_shows_its_tables(tmp_path, capsys):
+    # `kozyr runs show` prints the analysis's own tables (solvability, ladder) of a stored run,
+    # computed from the stored counters, as the solo command does when it runs.
+    import json
+    from analyzer.cli import main
+    path = str(tmp_path / "s.sqlite")
+    args = ["--deals", "40", "--seed", "5", "--set", "node_budget=3000", "--store", path]
+    assert main(["russian_bank", "solo", *args]) == 0
+    printed = capsys.readouterr().out
+    assert main(["runs", "show", "1", "--store", path, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    won, lost, unresolved = data["counters"]["outcome"]
+    solvability = data["tables"]["SOLO solvability"][0]
+    assert (solvability["won"], solvability["lost"], solvability["unresolved"]) == (won, lost, unresolved)
+    ladder = data["tables"]["escalation ladder (the same deals with smaller budgets)"]
+    assert [row["node_budget"] for row in ladder] == ["1e2", "1e3", "3,000"]
+    assert (ladder[-1]["won"], ladder[-1]["unresolved"]) == (won, unresolved)
+    assert main(["runs", "show", "1", "--store", path]) == 0
+    shown = capsys.readouterr().out
+    assert "SOLO solvability (40 deals):" in shown and "escalation ladder" in shown
+    assert printed.splitlines()[-1] in shown          # the ladder's last row, as the solo command printed it

@@ -32,6 +32,10 @@ class Analysis:
     # an analysis that plays constrained deals (fixed cards, a predicate; analyzer/constrained.py)
     # gives the layout of its kernel's shuffled pack; its kernel then also takes given=rows
     deal_layout: Any = None
+    # summary(counters, rules, strategies) -> [(title, DataFrame)]: the result tables of a run from
+    # its counters, resolved rule options and strategy names; the game's command prints them, and
+    # so do `kozyr runs show` and `kozyr run resume` for a stored run (raw counters otherwise)
+    summary: Callable[..., list] | None = None
 
     def resolve_strategies(self, chosen: Mapping[str, str] | None = None) -> dict[str, str]:
         """Every role's strategy: the chosen ones, validated, and the defaults for the rest."""

@@ -706,15 +706,17 @@ GAME = Game(
     validate_option=validate_option,
     analyses={
         "solo": Analysis("solo", "SOLO(k, π) solvability of random one-player layouts (exact search per deal)",
-                         _solo_kernel),
+                         _solo_kernel, summary=lambda *a: solo_summary(*a)),
         "blind": Analysis("blind", "SOLO(k, π) layouts played by a blind policy (§9.2): win rate W_σ(k, π), "
-                          "actions, cards left, redeals", _blind_kernel, strategies={"player": BLIND_POLICIES}),
+                          "actions, cards left, redeals", _blind_kernel, strategies={"player": BLIND_POLICIES},
+                          summary=lambda *a: blind_summary(*a)),
         "blind_paired": Analysis("blind_paired", "the blind analysis with every layout also decided by the "
                                  "SOLO solver: blind outcome x thoughtful outcome per deal", _blind_paired_kernel,
-                                 strategies={"player": BLIND_POLICIES}),
+                                 strategies={"player": BLIND_POLICIES}, summary=lambda *a: blind_paired_summary(*a)),
         "duel": Analysis("duel", "two-player games with named strategies: first/second/draw rates, length, score",
                          _duel_kernel, streams=2,
-                         strategies={"first": _STRATEGY_NAMES, "second": _STRATEGY_NAMES}),
+                         strategies={"first": _STRATEGY_NAMES, "second": _STRATEGY_NAMES},
+                         summary=lambda *a: duel_summary(*a)),
         "compare": Analysis("compare", "Duplicate deals: A and B each play both packs (and seats) of every deal; "
                             "A's minus B's points won", _compare_kernel, streams=3,
                             strategies={"a": _STRATEGY_NAMES, "b": _STRATEGY_NAMES}),
@@ -776,6 +778,11 @@ def nodes_table(counters: dict) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def _budget_text(budget: int) -> str:
+    k = len(str(budget)) - 1
+    return f"1e{k}" if budget == 10 ** k else f"{budget:,}"
+
+
 def ladder_table(counters: dict, budget: int) -> pd.DataFrame:
     """The escalation ladder of §10.7 read off one solvability run (not a tempo run): the search
     is a deterministic DFS, so a run with budget 10^k nodes resolves exactly the deals this run
@@ -784,7 +791,7 @@ def ladder_table(counters: dict, budget: int) -> pd.DataFrame:
     hist = counters["nodes_hist"]
     n = int(hist.sum())
     rows = []
-    stages = [(f"1e{k}", k) for k in range(2, hist.shape[1]) if 10 ** k < budget] + [(f"{budget:.0e}", hist.shape[1])]
+    stages = [(f"1e{k}", k) for k in range(2, hist.shape[1]) if 10 ** k < budget] + [(_budget_text(budget), hist.shape[1])]
     for label, k in stages:
         w, l = int(hist[0, :k].sum()), int(hist[1, :k].sum())
         low, high = honest_interval(w, l, n - w - l)
@@ -1135,42 +1142,60 @@ def register_cli(sub) -> None:
 
 
 def _cmd_solo(args) -> int:
+    return _run_and_print(args, "solo")
+
+
+def _run_and_print(args, analysis: str) -> int:
+    """Run the analysis, print its first summary table with the run's header, then the others."""
     from .. import cli
 
-    result = cli.execute(args, "russian_bank", "solo")
-    cli.emit_table(args, result, solvability_table(result.counters, "SOLO"))
+    result = cli.execute(args, "russian_bank", analysis)
+    rules = resolve(result.config.rules, dict(result.config.overrides))
+    tables = GAME.analysis(analysis).summary(result.counters, rules, result.config.strategy_names)
+    cli.emit_table(args, result, tables[0][1])
     if not args.json:
-        rules = resolve(result.config.rules, dict(result.config.overrides))
-        if rules["tempo"]:
-            print("\nD* (fewest discards of a win): exact, or lower / upper bounds:")
-            print(tempo_table(result.counters).to_string(index=False))
-        else:
-            print("\nescalation ladder (the same deals with smaller budgets):")
-            print(ladder_table(result.counters, rules["node_budget"]).to_string(index=False))
+        for title, table in tables[1:]:
+            print(f"\n{title}:")
+            print(table.to_string(index=False))
     return 0 if result.complete else cli.EXIT_INTERRUPTED
+
+
+def solo_summary(counters: dict, rules: dict, strategies: dict | None = None) -> list:
+    """The solo analysis's tables: solvability, then the escalation ladder (or D* in tempo mode)."""
+    tables = [("SOLO solvability", solvability_table(counters, "SOLO"))]
+    if rules["tempo"]:
+        tables.append(("D* (fewest discards of a win): exact, or lower / upper bounds", tempo_table(counters)))
+    else:
+        tables.append(("escalation ladder (the same deals with smaller budgets)",
+                       ladder_table(counters, rules["node_budget"])))
+    return tables
+
+
+def _blind_label(rules: dict, strategies: dict) -> str:
+    return f"{strategies['player']} SOLO({_k_text(rules['redeal_limit'])}, {rules['foundation_priority']})"
+
+
+def blind_summary(counters: dict, rules: dict, strategies: dict) -> list:
+    return [("blind play", blind_table(counters, _blind_label(rules, strategies)))]
+
+
+def blind_paired_summary(counters: dict, rules: dict, strategies: dict) -> list:
+    label = _blind_label(rules, strategies)
+    return [("blind play", blind_table(counters, label)),
+            (f"the same layouts decided by the solver (node budget {rules['node_budget']:,})",
+             paired_table(counters, label))]
+
+
+def duel_summary(counters: dict, rules: dict, strategies: dict) -> list:
+    return [("duel", duel_table(counters, f"{strategies['first']} vs {strategies['second']}"))]
 
 
 def _cmd_duel(args) -> int:
-    from .. import cli
-
-    result = cli.execute(args, "russian_bank", "duel")
-    names = result.config.strategy_names
-    cli.emit_table(args, result, duel_table(result.counters, f"{names['first']} vs {names['second']}"))
-    return 0 if result.complete else cli.EXIT_INTERRUPTED
+    return _run_and_print(args, "duel")
 
 
 def _cmd_blind(args) -> int:
-    from .. import cli
-
-    result = cli.execute(args, "russian_bank", "blind_paired" if args.paired else "blind")
-    rules = resolve(result.config.rules, dict(result.config.overrides))
-    label = (f"{result.config.strategy_names['player']} SOLO({_k_text(rules['redeal_limit'])}, "
-             f"{rules['foundation_priority']})")
-    cli.emit_table(args, result, blind_table(result.counters, label))
-    if args.paired and not args.json:
-        print(f"\nthe same layouts decided by the solver (node budget {rules['node_budget']:,}):")
-        print(paired_table(result.counters, label).to_string(index=False))
-    return 0 if result.complete else cli.EXIT_INTERRUPTED
+    return _run_and_print(args, "blind_paired" if args.paired else "blind")
 
 
 def _k_text(k) -> str:
