@@ -291,7 +291,7 @@ def cmd_report(args) -> int:
                 entries.append((game, None, [], "no report yet"))
                 continue
             ctx = ReportContext(seed=args.seed, workers=args.workers, backend=args.backend, scale=args.scale,
-                                deals=args.deals, store=store)
+                                deals=args.deals, store=store, out_dir=args.out)
             try:
                 sections = game.report(ctx)
                 written = write_report(name, f"Kozyr report: {game.title}", sections, ctx, args.out)

@@ -56,6 +56,7 @@ class ReportContext:
     runs: list[RunResult] = field(default_factory=list)
     deals: int | None = None    # when set, every run gets this many deals (kozyr report --deals)
     store: Any = None           # an analyzer.store.Store, or None to simulate without keeping
+    out_dir: Path | None = None  # the report folder (kozyr report --out), where long runs' stores are kept
 
     def deals_for(self, deals: int) -> int:
         """The number of deals a run the game asked `deals` for gets in this report."""

@@ -268,3 +268,26 @@ def test_stored_solo_run_shows_its_tables(tmp_path, capsys):
     shown = capsys.readouterr().out
     assert "SOLO solvability (40 deals):" in shown and "escalation ladder" in shown
     assert printed.splitlines()[-1] in shown          # the ladder's last row, as the solo command printed it
+
+
+def test_report_shows_the_headline_run_kept_beside_it(tmp_path):
+    # The long headline run lives in its own store in the report folder; the report reads it
+    # (all its deals so far, and how to resume it) and leaves it alone when there is none.
+    from analyzer.cli import main
+    from analyzer.report import ReportContext
+    from analyzer.store import Store
+    assert rb.headline_section(ReportContext(seed=1, out_dir=tmp_path)) is None
+    path = tmp_path / rb.HEADLINE_STORE
+    assert main(["russian_bank", "solo", "--deals", "60", "--seed", "7", "--shard-size", "20", "--set",
+                 "foundation_priority=none", "--set", "node_budget=2000", "--set", "tt_bits=16",
+                 "--store", str(path)]) == 0
+    with Store(path) as store:        # cut it short, as an interrupted run is
+        store._db.execute("DELETE FROM shards WHERE shard = 2")
+        store._refresh(store._db, 1)
+        counters = store.get(1).counters
+    section = rb.headline_section(ReportContext(seed=1, out_dir=tmp_path))
+    assert section.title == "Russian Bank: the headline run (40 deals)"
+    assert "first 40 deals of a run of 60" in section.text and "kozyr run resume 1" in section.text
+    solvability = section.tables[0][1]
+    expected = rb.solvability_table(counters, "SOLO(∞, none)")
+    assert solvability.equals(expected) and int(solvability.deals[0]) == 40

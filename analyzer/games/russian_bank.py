@@ -9,6 +9,7 @@ kind is ``13*suit + rank`` with suits S H D C and rank 0 = ace .. 12 = king (§1
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 import numpy as np
@@ -981,9 +982,54 @@ def build_report(ctx) -> list:
     sections[0].figures.append(("Tempo D* of SOLO(∞, none): exact values and bounds (§9.2; D*+1 is the solo race "
                                 "length in turns).", fig))
 
+    headline = headline_section(ctx)
+    if headline is not None:
+        sections.insert(0, headline)
     sections.append(blind_section(ctx, head))
     sections.append(duel_section(ctx))
     return sections
+
+
+# The headline run of §9.5 (10^6 deals, < 0.1 % unresolved) takes tens of CPU-hours, far more than
+# a report: it is run on its own, resumed across sessions, and its store is kept in the report
+# folder under this name, from which the report reads it (kozyr run resume ID --store ... adds to it).
+HEADLINE_STORE = "russian_bank-headline.sqlite"
+
+
+def headline_section(ctx):
+    """The long SOLO(∞, none) run kept beside the report, if there is one: solvability on all its
+    deals so far, the ladder, the effort per deal, and how to continue it."""
+    from ..report import Section
+    from ..store import Store
+
+    path = Path(ctx.out_dir) / HEADLINE_STORE if ctx.out_dir is not None else None
+    if path is None or not path.is_file():
+        return None
+    with Store(path) as store:
+        runs = [r for r in store.runs() if r.config["game"] == "russian_bank" and r.config["analysis"] == "solo"]
+        if not runs or not max(r.deals_done for r in runs):
+            return None
+        stored = max(runs, key=lambda r: r.deals_done)
+        stored = store.get(stored.id)
+    c, rules = stored.config, stored.config["rule_options"]
+    label = f"SOLO({_k_text(rules['redeal_limit'])}, {rules['foundation_priority']})"
+    counters = stored.counters
+    done, asked = stored.deals_done, c["deals"]
+    unresolved = int(counters["outcome"][2])
+    state = ("complete" if done == asked else
+             f"{stored.status}: {done:,} of {asked:,} deals so far, resumable with "
+             f"`kozyr run resume {stored.id} --store {path}`")
+    text = (f"Russian-bank solvability {label} on the first {done:,} deals of a run of {asked:,} "
+            f"(seed {c['seed']}, shards of {c['shard_size']}, node budget {rules['node_budget']:,} per deal, "
+            f"transposition table up to 2^{rules['tt_bits']} entries; Kozyr {c['version']}); {state}. "
+            f"It is kept in {HEADLINE_STORE} beside this report, not simulated by it. "
+            f"{unresolved:,} deals ({unresolved / done:.3%}) are unresolved at the budget and are counted "
+            f"both ways in the interval. Time so far: {stored.seconds / 3600:.1f} hours summed over the "
+            f"shards ({stored.seconds / done * 1000:.0f} ms a deal; CPU time when each worker had a core).")
+    return Section(f"Russian Bank: the headline run ({done:,} deals)", text, tables=[
+        (f"Russian-bank solvability, {label}", solvability_table(counters, label)),
+        ("Escalation ladder: the same deals with smaller node budgets", ladder_table(counters, rules["node_budget"])),
+        ("Nodes per deal", nodes_table(counters))])
 
 
 # Blind SOLO play (a few CPU-seconds per 10^5 games): G1 at unlimited and small redeal limits, and
