@@ -291,3 +291,17 @@ def test_report_shows_the_headline_run_kept_beside_it(tmp_path):
     solvability = section.tables[0][1]
     expected = rb.solvability_table(counters, "SOLO(∞, none)")
     assert solvability.equals(expected) and int(solvability.deals[0]) == 40
+
+
+def test_deals_are_unresolved_only_at_the_node_budget():
+    # Deal 84 of shard 76 of the headline's stream (seed 2026) reaches a position with more than
+    # 1,024 D3 moves (chains of pool cards onto an empty house). A move list cut short there made
+    # its complete search no proof of the loss, so it was "unresolved" after ~10^4 nodes, and no
+    # budget could decide it. The move list now holds every move (SOLO_MAX_MOVES is a bound), so a
+    # deal is unresolved only when it used the whole budget (the budget's decade of the histogram).
+    from analyzer._core import russian_bank as core
+    from analyzer.runner import shard_bit_generators
+    rules = rb.resolve("default", dict(foundation_priority="none", node_budget=100_000, tt_bits=20))
+    counters = core.solo_shard(shard_bit_generators(2026, 76, 1)[0], 85, rb._solo_options(rb.check_rules(rules)))
+    unresolved = counters["nodes_hist"][2]
+    assert unresolved[:5].sum() == 0 and unresolved[5] == counters["outcome"][2]

@@ -42,7 +42,13 @@ cdef inline int fits_house(int c, int top) noexcept nogil:
 
 cdef enum:
     SOLO_HOUSES = 4
-    SOLO_MAX_MOVES = 1024
+    # The most moves a position can have, so that no move list is ever cut short. The literal
+    # model and the open pool without D3: at most 40 cards (stock top, pool, house tops) with a
+    # foundation and 4 house targets each, and a discard. The D3 normal form: 5 cards (stock
+    # top, house tops) with one foundation move, chains onto up to 4 houses (a chain of m pool
+    # cards between c and a top has 2 suit choices a level and m <= 11: at most 2^11) and
+    # chains of any length onto one empty house (at most 2^0 + ... + 2^12 = 2^13 - 1).
+    SOLO_MAX_MOVES = 5 * (1 + 4 * 2048 + 8191)
     S_SRC_STOCK = 0
     S_SRC_HAND = 1
     S_SRC_HOUSE = 2              # 2..5
@@ -123,7 +129,7 @@ cdef struct SoloCtx:
     int frames_cap
     uint32_t *movebuf            # the move lists of all frames on the path, back to back
     int movebuf_cap
-    uint32_t scratch[SOLO_MAX_MOVES]
+    uint32_t *scratch            # one position's moves (SOLO_MAX_MOVES)
     Child *kids                  # solo_search: the successors of all frames on the path
     int kids_cap
     KidFrame *kframes
@@ -281,7 +287,7 @@ cdef inline int chain_moves(SoloCtx *x, const Solo *s, int src, int c, int h, in
     from c one level at a time, so missing cards prune early."""
     cdef int bit
     if (want < 0 or level == want):
-        if n >= SOLO_MAX_MOVES - 1:
+        if n >= SOLO_MAX_MOVES:   # cannot happen (see SOLO_MAX_MOVES); a cut list is no proof
             x.truncated = 1
             return n
         out[n] = <uint32_t>(1 + h) | (<uint32_t>src << 3) | (<uint32_t>level << S_CHAIN_SHIFT) \
@@ -303,9 +309,12 @@ cdef inline int d3_card_moves(SoloCtx *x, const Solo *s, int src, int c, int fro
     cdef uint64_t run
     m = rk - s.found[st]
     run = ((<uint64_t>1 << m) - 1) << (st * N_RANKS + s.found[st])
-    if (s.poolk & run) == run and n < SOLO_MAX_MOVES - 1:
-        out[n] = <uint32_t>(src << 3) | (<uint32_t>m << S_CHAIN_SHIFT)
-        n += 1
+    if (s.poolk & run) == run:
+        if n >= SOLO_MAX_MOVES:
+            x.truncated = 1
+        else:
+            out[n] = <uint32_t>(src << 3) | (<uint32_t>m << S_CHAIN_SHIFT)
+            n += 1
     for h in range(SOLO_HOUSES):
         if h == from_house:
             continue
@@ -850,7 +859,9 @@ cdef inline int ctx_init(SoloCtx *x, int tt_bits) noexcept nogil:
     x.kids = <Child *>malloc(x.kids_cap * sizeof(Child))
     x.kframes_cap = 256
     x.kframes = <KidFrame *>malloc(x.kframes_cap * sizeof(KidFrame))
-    return x.tt != NULL and x.frames != NULL and x.movebuf != NULL and x.kids != NULL and x.kframes != NULL
+    x.scratch = <uint32_t *>malloc(SOLO_MAX_MOVES * sizeof(uint32_t))
+    return (x.tt != NULL and x.frames != NULL and x.movebuf != NULL and x.kids != NULL and x.kframes != NULL
+            and x.scratch != NULL)
 
 cdef inline void ctx_free(SoloCtx *x) noexcept nogil:
     big_table_free(x.tt, (x.tt_max_mask + 1) * sizeof(TTEntry))
@@ -859,6 +870,7 @@ cdef inline void ctx_free(SoloCtx *x) noexcept nogil:
     free(x.kids)
     free(x.kframes)
     free(x.layer)
+    free(x.scratch)
 
 cdef inline void solo_deal(SoloCtx *x, Solo *s, const uint8_t *d) noexcept nogil:
     cdef int i
