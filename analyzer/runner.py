@@ -196,6 +196,20 @@ def make_executor(backend: str, workers: int) -> Executor:
     return ProcessPoolExecutor(max_workers=workers, initializer=_leave_stop_signals_to_parent)
 
 
+LOG_EVERY = 600.0   # seconds between progress lines when stderr is not a terminal
+
+
+def progress_line(done: int, total: int, elapsed: float) -> str:
+    """'12,500 of 1,000,000 deals (1.25 %) in 0:10:00, about 13:10:00 to go'."""
+    def clock(seconds: float) -> str:
+        seconds = int(round(seconds))
+        return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
+    line = f"{done:,} of {total:,} deals ({100 * done / total:.2f} %) in {clock(elapsed)}"
+    if 0 < done < total:
+        line += f", about {clock(elapsed * (total - done) / done)} to go"
+    return line
+
+
 def default_workers() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
@@ -216,10 +230,14 @@ def run(config: RunConfig, workers: int = 1, backend: str = "threads", executor:
     # Shards in flight at once: enough to keep every worker busy, few enough that waiting and
     # stopping stay cheap (a cluster may have many more workers than this machine).
     window = 4 * workers if own_executor and backend != "dask" else 256
+    # Without a terminal (a batch job, nohup, a log file) the bar is replaced by a plain line every
+    # LOG_EVERY seconds, so that a run of hours tells its progress in its log.
+    log_lines = progress is None and not sys.stderr.isatty()
     if progress is None:
         progress = sys.stderr.isatty()
-    bar = tqdm(total=sum(config.shard_deals(i) for i in todo), unit="deal", unit_scale=True,
-               disable=not progress, delay=1.0, file=sys.stderr, desc=f"{config.game} {config.analysis}")
+    label, total = f"{config.game} {config.analysis}", sum(config.shard_deals(i) for i in todo)
+    bar = tqdm(total=total, unit="deal", unit_scale=True, disable=not progress, delay=1.0, file=sys.stderr,
+               desc=label)
     counters, done = None, []
     start = time.perf_counter()
     stop = threading.Event()
@@ -235,13 +253,20 @@ def run(config: RunConfig, workers: int = 1, backend: str = "threads", executor:
     queue = iter(todo)
     in_flight: dict = {}
 
+    next_log, deals_kept = start + LOG_EVERY, 0
+
     def keep(index, part, seconds):
-        nonlocal counters
+        nonlocal counters, next_log, deals_kept
         if on_shard is not None:
             on_shard(index, part, seconds)
         counters = merge_counters(counters, part)
         done.append(index)
         bar.update(config.shard_deals(index))
+        deals_kept += config.shard_deals(index)
+        now = time.perf_counter()
+        if log_lines and now >= next_log:
+            next_log = now + LOG_EVERY
+            print(f"kozyr: {label}: {progress_line(deals_kept, total, now - start)}", file=sys.stderr, flush=True)
 
     try:
         while True:

@@ -103,3 +103,21 @@ def test_ctrl_c_stops_cleanly_and_reports_completed_deals(tmp_path):
     assert 0 < done < 2_000_000_000 and done % 200_000 == 0
     assert data["run"]["complete"] is False
     assert sum(row["n"] for row in data["table"] if row["event"] == "repik" and row["player"] == "either") == done
+
+
+def test_progress_lines_without_a_terminal(monkeypatch, capsys):
+    # A run whose stderr is not a terminal (a batch job's log) prints a line of progress every
+    # LOG_EVERY seconds instead of the bar; none when progress is turned off.
+    import analyzer.runner as runner
+    assert runner.progress_line(12_500, 1_000_000, 600) == \
+        "12,500 of 1,000,000 deals (1.25 %) in 0:10:00, about 13:10:00 to go"
+    assert runner.progress_line(10, 10, 3723) == "10 of 10 deals (100.00 %) in 1:02:03"
+    monkeypatch.setattr(runner, "LOG_EVERY", 0.0)
+    config = RunConfig("piquet", "declarations", "ru_seed", deals=3_000, seed=2, shard_size=1_000)
+    run(config, workers=1)
+    lines = capsys.readouterr().err.splitlines()
+    assert [line.split(" deals")[0] for line in lines] == [
+        "kozyr: piquet declarations: 1,000 of 3,000", "kozyr: piquet declarations: 2,000 of 3,000",
+        "kozyr: piquet declarations: 3,000 of 3,000"]
+    run(config, workers=1, progress=False)
+    assert capsys.readouterr().err == ""
