@@ -779,11 +779,6 @@ def nodes_table(counters: dict) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _budget_text(budget: int) -> str:
-    k = len(str(budget)) - 1
-    return f"1e{k}" if budget == 10 ** k else f"{budget:,}"
-
-
 def ladder_table(counters: dict, budget: int) -> pd.DataFrame:
     """The escalation ladder of §10.7 read off one solvability run (not a tempo run): the search
     is a deterministic DFS, so a run with budget 10^k nodes resolves exactly the deals this run
@@ -792,11 +787,11 @@ def ladder_table(counters: dict, budget: int) -> pd.DataFrame:
     hist = counters["nodes_hist"]
     n = int(hist.sum())
     rows = []
-    stages = [(f"1e{k}", k) for k in range(2, hist.shape[1]) if 10 ** k < budget] + [(_budget_text(budget), hist.shape[1])]
-    for label, k in stages:
+    stages = [(10 ** k, k) for k in range(2, hist.shape[1]) if 10 ** k < budget] + [(budget, hist.shape[1])]
+    for stage_budget, k in stages:
         w, l = int(hist[0, :k].sum()), int(hist[1, :k].sum())
         low, high = honest_interval(w, l, n - w - l)
-        rows.append(dict(node_budget=label, won=w, lost=l, unresolved=n - w - l, ci_low=low, ci_high=high))
+        rows.append(dict(node_budget=stage_budget, won=w, lost=l, unresolved=n - w - l, ci_low=low, ci_high=high))
     return pd.DataFrame(rows)
 
 
