@@ -146,6 +146,19 @@ def emit_table(args, result: RunResult, table: pd.DataFrame) -> None:
               f"the table covers those deals{resume}", file=sys.stderr)
 
 
+def summary_tables(result: RunResult) -> list:
+    """The result tables [(title, table)] of a run just made, by its analysis's Analysis.summary
+    (the same tables `kozyr runs show` prints for the stored run)."""
+    c = result.config
+    return get_game(c.game).analysis(c.analysis).summary(result.counters, c.rule_options, c.strategy_names)
+
+
+def emit_summary(args, result: RunResult, index: int = 0) -> int:
+    """Print one of the run's summary tables with emit_table; the command's exit status."""
+    emit_table(args, result, summary_tables(result)[index][1])
+    return 0 if result.complete else EXIT_INTERRUPTED
+
+
 class Parser(argparse.ArgumentParser):
     """Usage errors in one line, pointing at --help."""
 

@@ -116,16 +116,20 @@ GAME = Game(
     validate_option=validate_option,
     analyses={
         "odds": Analysis("odds", "Sequences and bella in the dealt 6- and 9-card hands (§10)",
-                         lambda g, n, rules: core.odds_shard(g, n, rules)),
+                         lambda g, n, rules: core.odds_shard(g, n, rules),
+                         summary=lambda counters, rules, strategies: [("odds", odds_table(counters))]),
         "deals": Analysis("deals", "Single deals played out: bidding, baits, points per deal",
                           lambda g, n, rules, s: core.deals_shard(g, n, kernel_spec(rules, s)),
-                          streams=2, strategies=STRATEGIES),
+                          streams=2, strategies=STRATEGIES,
+                          summary=lambda counters, rules, strategies: [("deals", deals_table(counters))]),
         "thresholds": Analysis("thresholds", "Bidding thresholds of player A on duplicate deals against player B",
                                lambda g, n, rules, s: core.thresholds_shard(g, n, kernel_spec(rules, s)),
-                               streams=2, strategies=STRATEGIES),
+                               streams=2, strategies=STRATEGIES, summary=lambda counters, rules, strategies: [
+                                   ("bidding thresholds", thresholds_table(counters, rules))]),
         "games": Analysis("games", "Whole games to the target (one 'deal' of the run = one game)",
                           lambda g, n, rules, s: core.games_shard(g, n, kernel_spec(rules, s)),
-                          streams=2, strategies=STRATEGIES),
+                          streams=2, strategies=STRATEGIES,
+                          summary=lambda counters, rules, strategies: [("games", games_table(counters))]),
         "compare": Analysis("compare", "Duplicate deals: strategies A and B each play both seats of every deal; "
                             "A's minus B's deal scores (bait included)", _compare_kernel, streams=3,
                             strategies=COMPARE_STRATEGIES),
@@ -790,29 +794,7 @@ def register_cli(sub) -> None:
 def _cmd_run(args, analysis: str) -> int:
     from .. import cli
 
-    result = _execute(args, analysis)
-    c = result.counters
-    table = {"odds": lambda: odds_table(c), "deals": lambda: deals_table(c),
-             "thresholds": lambda: thresholds_table(c, result.config.rule_options),
-             "games": lambda: games_table(c)}[analysis]()
-    cli.emit_table(args, result, table)
-    return 0 if result.complete else cli.EXIT_INTERRUPTED
-
-
-def _execute(args, analysis: str):
-    """cli.execute with the chosen strategies (for a cli.execute that does not pass them on)."""
-    from .. import cli
-    from ..runner import DEFAULT_SHARD_SIZE, RunConfig, run
-
-    strategies = dict(getattr(args, "strategies", []))
-    if not strategies:
-        return cli.execute(args, "klabor", analysis)
-    if args.workers < 1:
-        raise cli.UserError(f"--workers must be at least 1, got {args.workers}")
-    config = RunConfig(game="klabor", analysis=analysis, rules=args.rules, overrides=dict(args.overrides),
-                       deals=args.deals, seed=args.seed, shard_size=args.shard_size or DEFAULT_SHARD_SIZE,
-                       strategies=strategies)
-    return run(config, workers=args.workers, backend=args.backend)
+    return cli.emit_summary(args, cli.execute(args, "klabor", analysis))
 
 
 def _cmd_score(args) -> int:

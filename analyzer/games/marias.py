@@ -324,13 +324,17 @@ _ANALYSES = {
     "stovka" if f == "any_hlas" else f"stovka_{f}": Analysis(
         "stovka" if f == "any_hlas" else f"stovka_{f}",
         f"Forced Stovka (§8) on the deals where the forehand {what}; paired with Hra, and Sto a sedem with Sedma a hra",
-        _kernel("forced", f), streams=3, strategies=STRATEGY_ROLES, python_methods=PYTHON_ROLES, deal_layout=LAYOUT)
+        _kernel("forced", f), streams=3, strategies=STRATEGY_ROLES, python_methods=PYTHON_ROLES, deal_layout=LAYOUT,
+        # kozyr marias baselines runs this analysis too; its table is not part of the summary, since
+        # which exact values apply depends on the run's constraint (see _cmd_baselines)
+        summary=lambda counters, rules, strategies: list(stovka_tables(counters).items()))
     for f, what in STOVKA_FILTERS.items()
 }
 _ANALYSES["game"] = Analysis(
     "game", "The whole game (protocol V, or L with protocol=L): trump choice or auction, discard, takeovers, "
     "contract, doublings, play, money",
-    _kernel("natural"), streams=3, strategies=NATURAL_ROLES, python_methods=PYTHON_ROLES)
+    _kernel("natural"), streams=3, strategies=NATURAL_ROLES, python_methods=PYTHON_ROLES,
+    summary=lambda counters, rules, strategies: [("contracts", contracts_table(counters))])
 
 
 
@@ -1340,14 +1344,14 @@ def _cmd_stovka(args) -> int:
 
     analysis = "stovka" if args.filter == "any_hlas" else f"stovka_{args.filter}"
     result = cli.execute(args, "marias", analysis)
-    return _emit_tables(args, result, stovka_tables(result.counters))
+    return _emit_tables(args, result, dict(cli.summary_tables(result)))
 
 
 def _cmd_game(args) -> int:
     from .. import cli
 
     result = cli.execute(args, "marias", "game")
-    return _emit_tables(args, result, {"contracts": contracts_table(result.counters)})
+    return _emit_tables(args, result, dict(cli.summary_tables(result)))
 
 
 def _cmd_baselines(args) -> int:

@@ -115,9 +115,13 @@ GAME = Game(
     analyses={
         "deal": Analysis("deal", "Three-handed deals: dealer's exchange, declarations among three, play, "
                          "pik/repik, леза, capot, deal totals by seat", _deal_kernel, streams=4,
-                         strategies=DEAL_ROLES),
+                         strategies=DEAL_ROLES, summary=lambda counters, rules, strategies: [
+                             ("deals by seat", deal_table(counters)),
+                             ("dealt hands beside the exact values", hand_table(counters))]),
         "game": Analysis("game", "Games to the target between players A, B, C: deals per game and the "
-                         "finishing order by seat; deals = games", _game_kernel, streams=4, strategies=GAME_ROLES),
+                         "finishing order by seat; deals = games", _game_kernel, streams=4, strategies=GAME_ROLES,
+                         summary=lambda counters, rules, strategies: [
+                             ("games", game_table(counters, rules["stake"]))]),
         "compare": Analysis("compare", "Duplicate deals: each deal six times, A alone in each seat against two "
                             "B's and B alone against two A's; A's minus B's deal totals over their nine seats",
                             _compare_kernel, streams=3, strategies=COMPARE_ROLES),
@@ -578,15 +582,8 @@ def _cmd_run(args) -> int:
 
     if args.shard_size is None:
         args.shard_size = shard_size_for(GAME.analysis(args.analysis).resolve_strategies(dict(args.strategies)))
-    result = cli.execute(args, "piquet_three", args.analysis)
-    if args.analysis == "game":
-        table = game_table(result.counters, result.config.rule_options["stake"])
-    elif args.hands:
-        table = hand_table(result.counters)
-    else:
-        table = deal_table(result.counters)
-    cli.emit_table(args, result, table)
-    return 0 if result.complete else cli.EXIT_INTERRUPTED
+    # --hands prints the deal analysis's second table instead of its first
+    return cli.emit_summary(args, cli.execute(args, "piquet_three", args.analysis), 1 if args.hands else 0)
 
 
 def _cmd_explain(args) -> int:

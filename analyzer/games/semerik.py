@@ -110,13 +110,17 @@ GAME = Game(
     validate_option=validate_option,
     analyses={
         "declarations": Analysis("declarations", "Declaration points of the four dealt hands (no play)",
-                                 _declarations_kernel),
+                                 _declarations_kernel, summary=lambda counters, rules, strategies: [
+                                     ("declaration odds", declaration_table(counters, rules)),
+                                     ("a hand's declaration points", declaration_distribution(counters, rules))]),
         "deals": Analysis("deals", "Deals played out by the partnerships' strategies: declaration, trick "
                           "and capot points; leading versus dealing partnership", _deals_kernel, streams=2,
-                          strategies=STRATEGIES),
+                          strategies=STRATEGIES, summary=lambda counters, rules, strategies: [
+                              ("deals", deal_table(counters, strategies))]),
         "games": Analysis("games", "Games to 21 (one run 'deal' = one game): length, double wins, "
                           "winners by partnership and by who led first", _games_kernel, streams=2,
-                          strategies=STRATEGIES),
+                          strategies=STRATEGIES, summary=lambda counters, rules, strategies: [
+                              ("games", games_table(counters, rules, strategies))]),
         "compare": Analysis("compare", "Duplicate deals: strategies a and b each play both partnerships of "
                             "every deal; a's minus b's deal points summed over the two plays", _compare_kernel,
                             streams=3, strategies=COMPARE_ROLES),
@@ -773,36 +777,20 @@ def register_cli(sub) -> None:
 def _cmd_odds(args) -> int:
     from .. import cli
 
-    result = cli.execute(args, "semerik", "declarations")
-    options = result.config.rule_options
-    table = (declaration_distribution if args.distribution else declaration_table)(result.counters, options)
-    cli.emit_table(args, result, table)
-    return 0 if result.complete else cli.EXIT_INTERRUPTED
+    # --distribution prints the analysis's second table instead of its first
+    return cli.emit_summary(args, cli.execute(args, "semerik", "declarations"), 1 if args.distribution else 0)
 
 
 def _cmd_play_run(args) -> int:
     from .. import cli
-    from ..runner import RunConfig, run
+    from ..runner import RunConfig
 
-    if args.workers < 1:
-        raise cli.UserError(f"--workers must be at least 1, got {args.workers}")
     strategies = dict(getattr(args, "strategies", None) or [])
     strategies.update({role: getattr(args, role) for role in STRATEGIES if getattr(args, role)})
     config = RunConfig(game="semerik", analysis=args.analysis, rules=args.rules, overrides=dict(args.overrides),
                        deals=args.deals, seed=args.seed,
                        shard_size=args.shard_size or shard_size_for(args.analysis, strategies), strategies=strategies)
-    if args.no_store:
-        result = run(config, workers=args.workers, backend=args.backend)
-    else:
-        from ..store import run_stored
-
-        with cli.open_store(args) as store:
-            result = run_stored(config, store, workers=args.workers, backend=args.backend)
-    strategies = result.config.strategy_names
-    table = (deal_table(result.counters, strategies) if args.analysis == "deals"
-             else games_table(result.counters, result.config.rule_options, strategies))
-    cli.emit_table(args, result, table)
-    return 0 if result.complete else cli.EXIT_INTERRUPTED
+    return cli.emit_summary(args, cli.execute_config(args, config))
 
 
 def _cmd_explain(args) -> int:

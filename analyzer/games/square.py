@@ -148,14 +148,18 @@ GAME = Game(
     validate_option=validate_option,
     analyses={
         "play": Analysis("play", "Deals played out by the chosen strategies: closing, scores, actions",
-                         _play_kernel, streams=2, strategies=STRATEGIES),
+                         _play_kernel, streams=2, strategies=STRATEGIES,
+                         summary=lambda counters, rules, strategies: [("played deals", play_table(counters, rules))]),
         "thresholds": Analysis("thresholds", "Duplicate deals: the tested side (play_a) with every closing "
                                "threshold against play_b/close_b, both seatings", _thresholds_kernel,
-                               streams=2, strategies=STRATEGIES),
+                               streams=2, strategies=STRATEGIES, summary=lambda counters, rules, strategies: [
+                                   ("closing thresholds", thresholds_table(counters))]),
         "match": Analysis("match", "Whole matches to the target or a fixed number of deals", _match_kernel,
-                          streams=2, strategies=STRATEGIES),
+                          streams=2, strategies=STRATEGIES,
+                          summary=lambda counters, rules, strategies: [("matches", match_table(counters, rules))]),
         "baseline": Analysis("baseline", "Squares of distinct random cards (full, and with one empty cell)",
-                             _baseline_kernel),
+                             _baseline_kernel, summary=lambda counters, rules, strategies: [
+                                 ("random squares beside the exact values", baseline_table(counters, rules))]),
         "compare": Analysis("compare", "Duplicate deals: strategies A and B each hold both sides (every seat) of "
                             "every deal; A's minus B's deal scores", _compare_kernel, streams=3,
                             strategies=COMPARE_STRATEGIES),
@@ -927,14 +931,4 @@ def _cmd_analysis(args) -> int:
     options = GAME.resolve_rules(args.rules, dict(args.overrides))
     check_rules(options)
     args.shard_size = args.shard_size or SHARD_SIZES[args.analysis]
-    result = cli.execute(args, "square", args.analysis)
-    if args.analysis == "play":
-        table = play_table(result.counters, options)
-    elif args.analysis == "thresholds":
-        table = thresholds_table(result.counters)
-    elif args.analysis == "baseline":
-        table = baseline_table(result.counters, options)
-    else:
-        table = match_table(result.counters, options)
-    cli.emit_table(args, result, table)
-    return 0 if result.complete else cli.EXIT_INTERRUPTED
+    return cli.emit_summary(args, cli.execute(args, "square", args.analysis))

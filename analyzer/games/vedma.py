@@ -99,12 +99,18 @@ GAME = Game(
     presets=PRESETS,
     validate_option=validate_option,
     analyses={
-        "play": Analysis("play", "Deal and play with uniform draws: loser by seat, game length", _play_kernel),
+        # without the exact values of the Markov chain, which kozyr vedma odds adds unless --no-exact
+        # (solving the chain takes up to a minute, and --slow-exact is needed for 4 players)
+        "play": Analysis("play", "Deal and play with uniform draws: loser by seat, game length", _play_kernel,
+                         summary=lambda counters, rules, strategies: [
+                             ("losses by seat", loss_table(counters, rules, with_exact=False)),
+                             ("game length", length_table(counters))]),
         "placement": Analysis(
             "placement",
             "Witch placement against a drawer who favours the edges of a fanned hand (edge_weight), "
             "on paired deals: random placement vs a holder who offers it where the drawer reaches",
-            _placement_kernel, streams=2),
+            _placement_kernel, streams=2, summary=lambda counters, rules, strategies: [
+                ("witch placement", placement_table(counters, rules))]),
         "compare": Analysis(
             "compare",
             "Duplicate deals: witch placements A and B (uniform, edge, centre) each alone at every seat "
@@ -888,18 +894,17 @@ def _cmd_odds(args) -> int:
     from .. import cli
 
     result = cli.execute(args, "vedma", "play")
-    table = loss_table(result.counters, result.config.rule_options, with_exact=not args.no_exact,
-                       slow_exact=args.slow_exact)
-    cli.emit_table(args, result, table)
+    if args.no_exact:
+        return cli.emit_summary(args, result)
+    # the summary's table with the exact values of the chain, solved here (see the play analysis)
+    cli.emit_table(args, result, loss_table(result.counters, result.config.rule_options, slow_exact=args.slow_exact))
     return 0 if result.complete else cli.EXIT_INTERRUPTED
 
 
 def _cmd_length(args) -> int:
     from .. import cli
 
-    result = cli.execute(args, "vedma", "play")
-    cli.emit_table(args, result, length_table(result.counters))
-    return 0 if result.complete else cli.EXIT_INTERRUPTED
+    return cli.emit_summary(args, cli.execute(args, "vedma", "play"), 1)
 
 
 def _cmd_exact(args) -> int:
@@ -923,14 +928,14 @@ def _cmd_placement(args) -> int:
 
     args.overrides = list(args.overrides) + [("edge_weight", str(args.edge_weight))]
     result = cli.execute(args, "vedma", "placement")
-    cli.emit_table(args, result, placement_table(result.counters, result.config.rule_options))
-    return 0 if result.complete else cli.EXIT_INTERRUPTED
+    return cli.emit_summary(args, result)
 
 
 def _cmd_session(args) -> int:
     from .. import cli
 
     result = cli.execute(args, "vedma", "play")
+    # not in the play analysis's summary: the session length is an argument of this command only
     rules = result.config.rule_options
     seat_loss = result.counters["lose"][:rules["players"]] / result.counters["deals"][0]
     cli.emit_table(args, result, session_expectations(seat_loss, rules["next_dealer"], args.session_deals))
