@@ -461,6 +461,12 @@ cdef inline void tt_grow(SoloCtx *x) noexcept nogil:
             tt_slot(x, key, tt_hash(key), &found)[0] = e
             x.tt_used += 1
 
+cdef inline int tt_seen(SoloCtx *x, const uint64_t *key, uint64_t hsh, int cost) noexcept nogil:
+    """1 if the position is stored with a cost <= cost (tt_visit_hashed would prune it)."""
+    cdef int found
+    cdef TTEntry *e = tt_slot(x, key, hsh, &found)
+    return found == 1 and e.cost <= cost
+
 cdef inline int tt_visit(SoloCtx *x, const uint64_t *key, int cost) noexcept nogil:
     return tt_visit_hashed(x, key, tt_hash(key), cost)
 
@@ -535,8 +541,7 @@ cdef inline void order_kids(Child *kids, int n) noexcept nogil:
 
 cdef inline int expand(SoloCtx *x, const Solo *s, int first) noexcept nogil:
     """Generate the successors of s into kids[first ..], normalized and keyed, and prefetch their
-    table slots so that the cache misses of siblings overlap. Successors with a stuck stock card
-    are dropped here, before their key and prefetch (the search would skip them anyway). Returns their number, -1 when one
+    table slots so that the cache misses of siblings overlap. Returns their number, -1 when one
     of them is a win (x.best = its discards), -2 when memory runs out."""
     cdef int n = solo_moves(x, s, x.scratch), j, r, c = 0
     cdef Child *k
@@ -557,8 +562,6 @@ cdef inline int expand(SoloCtx *x, const Solo *s, int first) noexcept nogil:
         if r == RES_WIN:
             x.best = k.st.discards
             return -1
-        if x.stuck_prune and stock_stuck(x, &k.st):
-            continue                   # lost: neither stored nor counted (like a dead end)
         solo_key(x, &k.st, k.key)
         k.hsh = tt_hash(k.key)
         prefetch(&x.tt[k.hsh & x.tt_mask])
@@ -581,6 +584,16 @@ cdef inline void stock_below_masks(SoloCtx *x, int n) noexcept nogil:
     x.stock_below[0] = 0
     for d in range(n):
         x.stock_below[d + 1] = x.stock_below[d] | (<uint64_t>1 << x.stock[d])
+
+cdef inline uint64_t lane_trailing_ones(uint64_t m) noexcept nogil:
+    """Per 13-bit suit lane of m, the run of set bits from rank 0 up. Adding 1 to a lane turns
+    its trailing ones to zeros; lanes 0 and 2, then 1 and 3, are added apart so that the carry
+    out of a full lane falls into an empty one."""
+    cdef uint64_t lane = (<uint64_t>1 << N_RANKS) - 1
+    cdef uint64_t even = m & (lane | (lane << (2 * N_RANKS)))
+    cdef uint64_t odd = m & ((lane << N_RANKS) | (lane << (3 * N_RANKS)))
+    cdef uint64_t one = <uint64_t>1 | (<uint64_t>1 << (2 * N_RANKS))
+    return (even & ~(even + one)) | (odd & ~(odd + (one << N_RANKS)))
 
 cdef inline int stock_stuck(const SoloCtx *x, const Solo *s) noexcept nogil:
     """1 if some stock card c = stock[j] can never leave the stock, so the position is lost (the
@@ -619,20 +632,22 @@ cdef inline int stock_stuck(const SoloCtx *x, const Solo *s) noexcept nogil:
     All sets only grow as j decreases (F shrinks, the relaxed pool grows), so j runs down from
     the top continuing the same fixpoint; once a house might be emptied, that holds for every
     deeper j too."""
-    cdef int n = s.stock_n, h, i, j, st, r, c, changed
+    cdef int n = s.stock_n, h, i, j, st, c, changed
     cdef int depth[SOLO_HOUSES]
-    cdef uint64_t tops = 0, a, home, frozen, pool, grow, inh[SOLO_HOUSES], ch
+    cdef uint64_t a = 0, home, frozen, pool, grow, ch, found = 0, avail
+    cdef uint64_t ah[SOLO_HOUSES]
     if n == 0:
         return 0
     for h in range(SOLO_HOUSES):
         if s.house_n[h] == 0:
             return 0
-        tops |= <uint64_t>1 << s.house[h][s.house_n[h] - 1]
-        inh[h] = 0
-        for i in range(s.house_n[h]):
-            inh[h] |= <uint64_t>1 << s.house[h][i]
-        depth[h] = s.house_n[h]       # house[h][depth[h] - 1] is the deepest card known to be in A
-    a = tops
+        # house[h][depth[h] - 1 ..] are the cards of house h known to be in A (ah[h]: as a set);
+        # no other card of house h is ever in A
+        depth[h] = s.house_n[h]
+        ah[h] = <uint64_t>1 << s.house[h][depth[h] - 1]
+        a |= ah[h]
+    for st in range(4):
+        found |= ((<uint64_t>1 << s.found[st]) - 1) << (st * N_RANKS)
     home = 0
     for j in range(n - 1, -1, -1):
         c = x.stock[j]
@@ -646,18 +661,17 @@ cdef inline int stock_stuck(const SoloCtx *x, const Solo *s) noexcept nogil:
                 if grow == 0:
                     break
                 a |= grow
-            home = 0                  # per suit, the run of cards that may go home in turn
-            for st in range(4):
-                r = s.found[st]
-                r += lowest_bit64(~(suit_ranks((pool | a) & ~frozen, st) >> r))
-                home |= ((<uint64_t>1 << min(r, N_RANKS)) - 1) << (st * N_RANKS)
+            # per suit, the cards home and the run above them that may go home in turn
+            avail = ((pool | a) & ~frozen) | found
+            home = lane_trailing_ones(avail)
             for h in range(SOLO_HOUSES):
                 i = depth[h] - 1      # house[h][i] is in A; does it leave, exposing the next?
-                ch = home | children_of(a & ~inh[h])
+                ch = home | children_of(a & ~ah[h])
                 while (ch >> s.house[h][i]) & 1:
                     i -= 1
                     if i < 0:
                         return 0      # the house might be emptied
+                    ah[h] |= <uint64_t>1 << s.house[h][i]
                     a |= <uint64_t>1 << s.house[h][i]
                     depth[h] = i + 1
                     changed = 1
@@ -707,8 +721,14 @@ cdef inline int solo_search(SoloCtx *x, const Solo *root) noexcept nogil:
             continue
         k = &x.kids[f.first + f.i]
         f.i += 1
-        if tt_visit_hashed(x, k.key, k.hsh, 0):
+        # Seen before, or lost by the stuck-stock test: skip. The table is asked first, so the
+        # test runs only for new positions (a stuck one is never stored, nor counted: like a
+        # dead end, and a seen one was tested when it was stored).
+        if tt_seen(x, k.key, k.hsh, 0):
             continue
+        if x.stuck_prune and stock_stuck(x, &k.st):
+            continue
+        tt_visit_hashed(x, k.key, k.hsh, 0)
         x.nodes += 1
         if x.nodes > x.budget:
             return RES_UNRESOLVED
