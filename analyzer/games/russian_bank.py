@@ -942,7 +942,8 @@ def build_report(ctx) -> list:
         "budgets decide on the same deals (§10.7). The tempo D* is found by a breadth-first search "
         "layered by discards in the literal model: exact when the search finishes, otherwise the "
         "layer it reached is a proven lower bound and a win found by depth-first search an upper "
-        "bound. The headline sample of the README is a separate, much larger run.",
+        "bound. These samples are small; the headline run of the first section, when its store is kept "
+        "beside the report, is the much larger one.",
         tables=[("Solvability by variant", pd.concat(solo_rows, ignore_index=True)),
                 ("Escalation ladder for SOLO(∞, none): the same deals with smaller node budgets",
                  ladder_table(head.counters, SOLO_VARIANTS[0][2]["node_budget"])),
