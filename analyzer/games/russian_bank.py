@@ -1192,8 +1192,7 @@ def _run_and_print(args, analysis: str) -> int:
     from .. import cli
 
     result = cli.execute(args, "russian_bank", analysis)
-    rules = resolve(result.config.rules, dict(result.config.overrides))
-    tables = GAME.analysis(analysis).summary(result.counters, rules, result.config.strategy_names)
+    tables = cli.summary_tables(result)
     cli.emit_table(args, result, tables[0][1])
     if not args.json:
         for title, table in tables[1:]:
