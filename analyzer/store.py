@@ -37,6 +37,7 @@ import numpy as np
 import pandas as pd
 
 from . import __version__
+from .games import get_game
 from .runner import RunConfig, RunResult, merge_counters, run
 
 STATUSES = ("running", "interrupted", "complete")
@@ -106,6 +107,21 @@ def config_keys(config: RunConfig) -> tuple[str, str]:
     """(key, family): what identifies a stored run, and the same without its number of deals."""
     family = {k: v for k, v in config.resolved().items() if k != "deals"}
     return _hash({**family, "deals": config.deals}), _hash(family)
+
+
+def _version_tuple(text: str) -> tuple[int, ...] | None:
+    parts = text.split(".")
+    return tuple(int(p) for p in parts) if all(p.isdigit() for p in parts) else None
+
+
+def _same_results(config: RunConfig, made_by: str) -> bool:
+    """Whether this version's kernel gives the counters kozyr `made_by` gave for `config`."""
+    analysis = get_game(config.game).analysis(config.analysis)
+    if analysis.results_since is None:
+        return False
+    since, made, now = (_version_tuple(v) for v in (analysis.results_since(config.rule_options), made_by,
+                                                    __version__))
+    return None not in (since, made, now) and since <= made <= now
 
 
 def config_from_json(resolved: dict) -> RunConfig:
@@ -312,10 +328,13 @@ class Store:
         return StoredRun(row[0], json.loads(row[1]), status, row[3], shards, row[4], row[5], row[6], counters)
 
     def config(self, run_id: int) -> RunConfig:
+        """The run's config, if this version may add shards to it: it made the run, or its
+        analysis declares the same counters for these options since the run's version."""
         stored = self.get(run_id, with_counters=False)
         config = config_from_json(stored.config)
-        if stored.config["version"] != __version__:
-            raise ValueError(f"run {run_id} was made by kozyr {stored.config['version']}, this is {__version__}; "
+        made_by = stored.config["version"]
+        if made_by != __version__ and not _same_results(config, made_by):
+            raise ValueError(f"run {run_id} was made by kozyr {made_by}, this is {__version__}; "
                              "its shards cannot be mixed with new ones (start a new run)")
         return config
 

@@ -54,7 +54,7 @@ def test_stuck_stock_card_is_proven_at_the_root():
     for kw in (dict(model="open_pool"), dict(model="literal"), dict(k=0, priority="strict")):
         assert VECTORS["S2"].solve(**kw).nodes == 0
         assert VECTORS["S2"].solve(stuck_prune=False, **kw).outcome == "loss"
-    assert VECTORS["S2"].solve(model="literal", stuck_prune=False).nodes > 0
+    assert VECTORS["S2"].solve(model="literal", stuck_prune=False, relaxation=False).nodes > 0
 
 
 @pytest.mark.parametrize("name, tempo", [("S1", 0), ("S3", 21), ("S4", 0)])
@@ -150,11 +150,16 @@ VARIANTS = {
     "open_plain": dict(k=None, priority="none", model="open_pool", d3=False),      # D1 only
     "open_nodom": dict(k=None, priority="none", model="open_pool", d3=False, dominance=False),
     "open_nostuck": dict(k=None, priority="none", model="open_pool", stuck_prune=False),
-    "lit_inf_strict_nostuck": dict(k=None, priority="strict", stuck_prune=False),
-    "lit_inf_none": dict(k=None, priority="none", model="literal"),
-    "lit_inf_strict": dict(k=None, priority="strict"),
-    **{f"k{k}_none": dict(k=k, priority="none") for k in (0, 1, 2)},
-    **{f"k{k}_strict": dict(k=k, priority="strict") for k in (0, 1)},
+    # The literal searches without the relaxation (a loss in the open pool decides the deal),
+    # which would make the F3 checks below hold by construction
+    "lit_inf_strict_nostuck": dict(k=None, priority="strict", stuck_prune=False, relaxation=False),
+    "lit_inf_none": dict(k=None, priority="none", model="literal", relaxation=False),
+    "lit_inf_strict": dict(k=None, priority="strict", relaxation=False),
+    **{f"k{k}_none": dict(k=k, priority="none", relaxation=False) for k in (0, 1, 2)},
+    **{f"k{k}_strict": dict(k=k, priority="strict", relaxation=False) for k in (0, 1)},
+    # and with it (the default)
+    "lit_inf_strict_relaxed": dict(k=None, priority="strict"),
+    "k0_strict_relaxed": dict(k=0, priority="strict"),
 }
 
 
@@ -196,11 +201,44 @@ def test_unlimited_redeals_are_decided_both_ways(outcomes):
 # F1 (open pool = literal model under none), D1 and D3 against the plain search (§10.5, §10.9)
 @pytest.mark.parametrize("a, b", [("open", "lit_inf_none"), ("open", "open_plain"), ("open_plain", "open_nodom"),
                                   ("open", "open_nodom"), ("open", "open_nostuck"),
-                                  ("lit_inf_strict", "lit_inf_strict_nostuck")])
+                                  ("lit_inf_strict", "lit_inf_strict_nostuck"),
+                                  ("lit_inf_strict_relaxed", "lit_inf_strict"), ("k0_strict_relaxed", "k0_strict")])
 def test_models_and_dominances_agree(outcomes, a, b):
     both = decided(outcomes, a, b)
     assert len(both) >= 30
     assert [s for s in both if outcomes[s, a] != outcomes[s, b]] == []
+
+
+def test_the_relaxation_decides_the_open_pool_losses(outcomes):
+    # The relaxation's open-pool search is the "open" variant's: its every loss is a strict loss.
+    for name in ("lit_inf_strict_relaxed", "k0_strict_relaxed"):
+        assert all(outcomes[s, name] is False for s in SEEDS if outcomes[s, "open"] is False)
+    # and among them deals the literal search alone leaves unresolved
+    assert any(outcomes[s, "lit_inf_strict"] is None and outcomes[s, "lit_inf_strict_relaxed"] is False
+               for s in SEEDS)
+
+
+def test_the_committed_headline_run_is_reproduced(tmp_path):
+    # The store of the headline run travels with the repository and is resumed session after
+    # session, possibly by a later version: its quickest stored shard must come out the same.
+    import sqlite3
+    from pathlib import Path
+    from analyzer.runner import run_shard
+    from analyzer.store import Store, unpack_counters
+    committed = Path(__file__).resolve().parent.parent / "reports" / "russian_bank-headline.sqlite"
+    copy = tmp_path / "headline.sqlite"
+    # immutable: read the file as committed, without the -wal/-shm files a live run would add
+    with sqlite3.connect(f"file:{committed}?mode=ro&immutable=1", uri=True) as source, \
+            sqlite3.connect(copy) as target:
+        source.backup(target)
+    with Store(copy) as store:
+        config = store.config(1)
+        shard, blob = store._db.execute(
+            "SELECT shard, counters FROM shards WHERE run_id = 1 ORDER BY seconds LIMIT 1").fetchone()
+    assert (config.deals, config.rule_options["node_budget"]) == (1_000_000, 30_000_000)
+    stored = unpack_counters(blob)
+    again = run_shard(config, shard)
+    assert stored.keys() == again.keys() and all(np.array_equal(stored[k], again[k]) for k in stored)
 
 
 def test_solo_analysis_adds_up_across_shards():

@@ -264,3 +264,21 @@ def test_runs_made_by_another_version_are_not_mixed(store):
     with pytest.raises(ValueError, match="made by kozyr 0.0.1"):
         store.extend(run_id, 1000)
     assert store.get(run_id).summary()["version"] == "0.0.1"   # still readable
+
+
+def test_an_older_run_is_resumed_only_where_the_kernel_declares_the_same_counters(store, monkeypatch):
+    # Russian Bank's solo kernel changed in 0.5.0 for the literal model only: a SOLO(∞, none)
+    # run in the open pool made by 0.4.0 may be resumed, a strict one or a run of 0.3.0 may not.
+    import analyzer.store as store_module
+    monkeypatch.setattr(store_module, "__version__", "0.5.0")
+    rb = dict(game="russian_bank", analysis="solo", rules="default", deals=4, seed=1, shard_size=2)
+    open_pool = store.open_run(RunConfig(**rb, overrides=dict(foundation_priority="none", node_budget=100)))
+    literal = store.open_run(RunConfig(**rb, overrides=dict(foundation_priority="strict", node_budget=100)))
+    for run_id, made_by, allowed in ((open_pool, "0.4.0", True), (open_pool, "0.3.0", False),
+                                     (literal, "0.4.0", False), (literal, "0.5.0", True)):
+        store._db.execute("UPDATE runs SET config = json_set(config, '$.version', ?) WHERE id = ?", (made_by, run_id))
+        if allowed:
+            assert store.config(run_id).analysis == "solo"
+        else:
+            with pytest.raises(ValueError, match=f"made by kozyr {made_by}"):
+                store.config(run_id)

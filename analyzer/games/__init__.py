@@ -36,6 +36,10 @@ class Analysis:
     # its counters, resolved rule options and strategy names; the game's command prints them, and
     # so do `kozyr runs show` and `kozyr run resume` for a stored run (raw counters otherwise)
     summary: Callable[..., list] | None = None
+    # results_since(rules) -> the oldest kozyr version whose kernel gives this one's counters for
+    # these resolved rule options, so that a stored run it made may be resumed (a long run
+    # outlives a version bump that changed only other options); None: this version only
+    results_since: Callable[[dict], str] | None = None
 
     def resolve_strategies(self, chosen: Mapping[str, str] | None = None) -> dict[str, str]:
         """Every role's strategy: the chosen ones, validated, and the defaults for the rest."""

@@ -40,7 +40,7 @@ DEFAULTS: dict[str, Any] = dict(
     score_bonus=30, score_per_stock=2, score_per_hand_waste=1,
     # SOLO solver (not rules of play): model, node budget per deal, table size, tempo search
     solo_model="auto", node_budget=1_000_000, tt_bits=20, dominance=True, pool_normal_form=True,
-    stuck_prune=True, tempo=False,
+    stuck_prune=True, relaxation=True, tempo=False,
 )
 PRESETS: dict[str, dict[str, Any]] = {
     "default": dict(DEFAULTS),
@@ -58,7 +58,8 @@ _CHOICES = {
     "solo_model": ("auto", "literal", "open_pool"),
 }
 _BOOLS = ("auto_turn", "stock_before_hand", "stock_first_to_foundation", "sequence_moves", "load_wrap",
-          "own_waste_playable", "dominance", "pool_normal_form", "stuck_prune", "tempo")
+          "own_waste_playable", "dominance", "pool_normal_form", "stuck_prune", "relaxation",
+          "tempo")
 _INTS = {"stall_turns": (1, 100_000), "max_turns": (1, 1_000_000), "max_actions_per_turn": (1, 1_000_000),
          "score_bonus": (0, 1000), "score_per_stock": (0, 100), "score_per_hand_waste": (0, 100),
          "node_budget": (1, 10**11), "tt_bits": (12, 28)}
@@ -582,22 +583,32 @@ class SoloPosition:
 
     def solve(self, k: int | None = None, priority: str = "none", model: str = "auto",
               budget: int = 1_000_000, tempo: bool = False, dominance: bool = True, d3: bool = True,
-              tt_bits: int = 20, stuck_prune: bool = True) -> SoloResult:
+              tt_bits: int = 20, stuck_prune: bool = True, relaxation: bool = True) -> SoloResult:
         """Decide SOLO(k, priority) for this position (k=None: unlimited redeals). ``dominance``
         plays D1-safe foundation moves without branching; ``d3`` searches the open pool in the
-        pool-placement normal form of §10.5 D3 (a conjecture, A/B-checked in the tests)."""
+        pool-placement normal form of §10.5 D3 (a conjecture, A/B-checked in the tests). In the
+        literal model, ``relaxation`` first decides the position as SOLO(∞, none) in the open
+        pool, whose loss is a loss for every k and priority (F3); ``nodes`` counts both searches."""
         if priority not in ("none", "strict"):
             raise ValueError(f"priority must be none or strict, got {priority!r}")
         if k is not None and (isinstance(k, bool) or not isinstance(k, int) or k < 0):
             raise ValueError(f"k must be a non-negative integer or None (unlimited), got {k!r}")
         model = _solo_model(model, k, priority, tempo)
-        solver = core.SoloSolver(parsing.integer("tt_bits", tt_bits, *_INTS["tt_bits"]))
+        tt_bits = parsing.integer("tt_bits", tt_bits, *_INTS["tt_bits"])
+        budget = parsing.integer("budget", budget, *_INTS["node_budget"])
+        relaxed_nodes = 0
+        if relaxation and model == "literal" and not tempo:
+            relaxed = self.solve(None, "none", model="open_pool", budget=budget, dominance=dominance, d3=d3,
+                                 tt_bits=tt_bits, stuck_prune=stuck_prune)
+            if relaxed.outcome == "loss":
+                return SoloResult("loss", relaxed.nodes, model, None, (None, None))
+            relaxed_nodes = relaxed.nodes
+        solver = core.SoloSolver(tt_bits)
         solver.set_position(self._core_dict())
-        r = solver.solve(k, priority == "strict", model == "open_pool", dominance, tempo,
-                         parsing.integer("budget", budget, *_INTS["node_budget"]), d3, stuck_prune)
+        r = solver.solve(k, priority == "strict", model == "open_pool", dominance, tempo, budget, d3, stuck_prune)
         low, high = r["tempo_bounds"]
-        return SoloResult(r["outcome"], r["nodes"], model, low if low is not None and low == high else None,
-                          (low, high))
+        return SoloResult(r["outcome"], r["nodes"] + relaxed_nodes, model,
+                          low if low is not None and low == high else None, (low, high))
 
     def play_blind(self, k: int | None = None, policy: str = "greedy") -> "BlindResult":
         """Play this position with a blind policy (§9.2 "Blind play"; see rb_blind.pxd for the end
@@ -666,8 +677,15 @@ def _solo_options(rules: dict) -> dict:
     priority = rules["foundation_priority"]
     model = _solo_model(rules["solo_model"], k, priority, rules["tempo"])
     return dict(k=k, strict=priority == "strict", open_pool=model == "open_pool", dominance=rules["dominance"],
-                d3=rules["pool_normal_form"], stuck_prune=rules["stuck_prune"],
+                d3=rules["pool_normal_form"], stuck_prune=rules["stuck_prune"], relaxation=rules["relaxation"],
                 tempo=rules["tempo"], budget=rules["node_budget"], tt_bits=rules["tt_bits"])
+
+
+def _solo_results_since(rules: dict) -> str:
+    """The version since which the solo kernel counts as now for these options: 0.5.0 changed
+    only the literal model (the relaxation), so a SOLO(∞, none) run
+    in the open pool made by 0.4.0 (the headline run) may be resumed."""
+    return "0.4.0" if _solo_options(check_rules(dict(rules)))["open_pool"] else "0.5.0"
 
 
 def _solo_kernel(bit_generators, n_deals: int, rules: dict) -> dict[str, np.ndarray]:
@@ -707,7 +725,7 @@ GAME = Game(
     validate_option=validate_option,
     analyses={
         "solo": Analysis("solo", "SOLO(k, π) solvability of random one-player layouts (exact search per deal)",
-                         _solo_kernel, summary=lambda *a: solo_summary(*a)),
+                         _solo_kernel, summary=lambda *a: solo_summary(*a), results_since=_solo_results_since),
         "blind": Analysis("blind", "SOLO(k, π) layouts played by a blind policy (§9.2): win rate W_σ(k, π), "
                           "actions, cards left, redeals", _blind_kernel, strategies={"player": BLIND_POLICIES},
                           summary=lambda *a: blind_summary(*a)),
@@ -909,7 +927,7 @@ SOLO_SHARD = 250            # solver shards are slow: small shards keep every wo
 # of 10^4-10^6 deals (README).
 SOLO_VARIANTS = (
     ("SOLO(∞, none) = Russian-bank solvability", 1_000, dict(foundation_priority="none", node_budget=1_000_000)),
-    ("SOLO(∞, strict)", 300, dict(foundation_priority="strict", node_budget=100_000)),
+    ("SOLO(∞, strict)", 1_000, dict(foundation_priority="strict", node_budget=1_000_000)),
     ("SOLO(2, none)", 200, dict(foundation_priority="none", redeal_limit=2, node_budget=100_000)),
     ("SOLO(0, strict)", 200, dict(foundation_priority="strict", redeal_limit=0, node_budget=100_000)),
 )
@@ -935,7 +953,8 @@ def build_report(ctx) -> list:
         "hand 35) that can be played out when every card is known, SOLO(∞, none). Each deal is decided "
         "by an exhaustive depth-first search with an exact-key transposition table and a node budget "
         "(open-pool model with the D1 and D3 reductions for SOLO(∞, none); the literal cyclic hand "
-        "otherwise). The interval is the §10.8 Wilson interval that counts the unresolved deals as "
+        "otherwise, after an open-pool search of the same deal as SOLO(∞, none), whose loss is a loss "
+        "for every redeal limit and priority, §9.3 F3). The interval is the §10.8 Wilson interval that counts the unresolved deals as "
         "losses for its lower end and as wins for its upper end, so its width is at least the "
         "unresolved share. Small redeal limits are rarely decided within these budgets (as in the pilot "
         "of §13): read their intervals, not their point estimates. The ladder table shows what smaller "

@@ -911,6 +911,24 @@ cdef inline void solo_deal(SoloCtx *x, Solo *s, const uint8_t *d) noexcept nogil
     for i in range(x.order_n):
         s.poolk |= <uint64_t>1 << x.order[i]
 
+cdef inline int solo_decide(SoloCtx *x, SoloCtx *relax, const Solo *root, const Solo *relax_root) noexcept nogil:
+    """Decide a deal in x's model; with relax (the same deal as SOLO(∞, none) in the open pool),
+    search that first: every winning line under k redeals or strict priority is one under ∞ and
+    none (§9.3 F3), so a loss there is a loss here, proven at the open pool's much smaller cost.
+    x.nodes counts both searches."""
+    cdef int r
+    cdef int64_t nodes = 0
+    if relax != NULL:
+        r = solo_search(relax, relax_root)
+        if r == RES_LOSS:
+            x.nodes = relax.nodes
+            x.max_depth = relax.max_depth
+            return r
+        nodes = relax.nodes
+    r = solo_search(x, root)
+    x.nodes += nodes
+    return r
+
 cdef inline int solo_tempo_bounds(SoloCtx *x, const Solo *root, int *low, int *high) noexcept nogil:
     """D* within [low, high]: the layered search gives D* exactly or a lower bound (the layer it
     reached); if it runs out of budget, a depth-first search in the literal model with the same

@@ -515,9 +515,12 @@ cdef int solver_setup(SoloCtx *x, dict options) except -1:
 
 def solo_shard(object deal_bitgen, int n_deals, dict options):
     """Solve n_deals random SOLO layouts. options: k (None = unlimited), strict, open_pool,
-    dominance, d3, stuck_prune (default on), tempo, budget, tt_bits. Counters add up across shards."""
-    cdef SoloCtx x
-    cdef Solo root
+    dominance, d3, stuck_prune (default on), relaxation (default off:
+    literal model, no tempo: a loss of the deal as SOLO(∞, none) in the open pool decides it, see
+    solo_decide), tempo, budget, tt_bits. Counters add up across shards."""
+    cdef SoloCtx x, rx
+    cdef SoloCtx *relax = NULL
+    cdef Solo root, relax_root
     cdef Rng rng
     cdef uint8_t pack[N_KINDS]
     cdef int i, res, dec, low, high
@@ -532,6 +535,13 @@ def solo_shard(object deal_bitgen, int n_deals, dict options):
     cdef int64_t[:, ::1] tph = tempo_hist
     cdef int64_t[:, ::1] nh = nodes_hist
     solver_setup(&x, options)
+    if options.get("relaxation", False) and not x.open_pool and not x.tempo:
+        try:
+            solver_setup(&rx, dict(options, k=None, strict=False, open_pool=True))
+        except MemoryError:
+            ctx_free(&x)
+            raise
+        relax = &rx
     rng_init(&rng, bg)
     for i in range(N_KINDS):
         pack[i] = i
@@ -540,6 +550,8 @@ def solo_shard(object deal_bitgen, int n_deals, dict options):
             for i in range(n_deals):
                 rng_partial_shuffle(&rng, pack, N_KINDS, N_KINDS - 1)
                 solo_deal(&x, &root, pack)
+                if relax != NULL:
+                    solo_deal(relax, &relax_root, pack)
                 if x.tempo:
                     res = solo_tempo_bounds(&x, &root, &low, &high)
                     if low == high:
@@ -549,7 +561,7 @@ def solo_shard(object deal_bitgen, int n_deals, dict options):
                         if high >= 0:
                             tph[2, min(high, TEMPO_BINS - 1)] += 1
                 else:
-                    res = solo_search(&x, &root)
+                    res = solo_decide(&x, relax, &root, &relax_root)
                 if res == RES_WIN:
                     out[0] += 1
                 elif res == RES_LOSS:
@@ -566,6 +578,8 @@ def solo_shard(object deal_bitgen, int n_deals, dict options):
                 ns[1] += x.max_depth
     finally:
         ctx_free(&x)
+        if relax != NULL:
+            ctx_free(relax)
     return {"deals": np.array([n_deals], dtype=np.int64), "outcome": outcome, "nodes_hist": nodes_hist,
             "tempo_hist": tempo_hist, "node_sum": node_sum}
 
