@@ -683,8 +683,8 @@ def _solo_options(rules: dict) -> dict:
 
 def _solo_results_since(rules: dict) -> str:
     """The version since which the solo kernel counts as now for these options: 0.5.0 changed
-    only the literal model (the relaxation), so a SOLO(∞, none) run
-    in the open pool made by 0.4.0 (the headline run) may be resumed."""
+    only the literal model (the relaxation), so a SOLO(∞, none) run in the open pool made by
+    0.4.0 (the headline run) may be resumed."""
     return "0.4.0" if _solo_options(check_rules(dict(rules)))["open_pool"] else "0.5.0"
 
 
@@ -954,8 +954,8 @@ def build_report(ctx) -> list:
         "by an exhaustive depth-first search with an exact-key transposition table and a node budget "
         "(open-pool model with the D1 and D3 reductions for SOLO(∞, none); the literal cyclic hand "
         "otherwise, after an open-pool search of the same deal as SOLO(∞, none), whose loss is a loss "
-        "for every redeal limit and priority, §9.3 F3). The interval is the §10.8 Wilson interval that counts the unresolved deals as "
-        "losses for its lower end and as wins for its upper end, so its width is at least the "
+        "for every redeal limit and priority, §9.3 F3). The interval is the §10.8 Wilson interval that "
+        "counts the unresolved deals as losses for its lower end and as wins for its upper end, so its width is at least the "
         "unresolved share. Small redeal limits are rarely decided within these budgets (as in the pilot "
         "of §13): read their intervals, not their point estimates. The ladder table shows what smaller "
         "budgets decide on the same deals (§10.7). The tempo D* is found by a breadth-first search "
