@@ -192,6 +192,14 @@ def test_metamorphic_inclusions(outcomes, weaker, stronger, at_least):
     assert [s for s in both if outcomes[s, weaker] and not outcomes[s, stronger]] == []
 
 
+def test_the_last_pass_decides_every_deal_without_redeals(outcomes):
+    # After the last redeal a discarded card can never leave the waste, so every discard of the
+    # last pass ends the line: SOLO(0, π) is "play every hand card as it comes", a small search
+    # (without that cut, about half of these deals stayed unresolved within 10^5 nodes).
+    for name in ("k0_none", "k0_strict"):
+        assert all(outcomes[s, name] is not None for s in SEEDS)
+
+
 def test_unlimited_redeals_are_decided_both_ways(outcomes):
     for name in ("open", "lit_inf_strict"):
         values = [outcomes[s, name] for s in SEEDS]

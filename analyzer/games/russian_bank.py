@@ -596,19 +596,13 @@ class SoloPosition:
         model = _solo_model(model, k, priority, tempo)
         tt_bits = parsing.integer("tt_bits", tt_bits, *_INTS["tt_bits"])
         budget = parsing.integer("budget", budget, *_INTS["node_budget"])
-        relaxed_nodes = 0
-        if relaxation and model == "literal" and not tempo:
-            relaxed = self.solve(None, "none", model="open_pool", budget=budget, dominance=dominance, d3=d3,
-                                 tt_bits=tt_bits, stuck_prune=stuck_prune)
-            if relaxed.outcome == "loss":
-                return SoloResult("loss", relaxed.nodes, model, None, (None, None))
-            relaxed_nodes = relaxed.nodes
         solver = core.SoloSolver(tt_bits)
         solver.set_position(self._core_dict())
-        r = solver.solve(k, priority == "strict", model == "open_pool", dominance, tempo, budget, d3, stuck_prune)
+        r = solver.solve(k, priority == "strict", model == "open_pool", dominance, tempo, budget, d3, stuck_prune,
+                         relaxation)
         low, high = r["tempo_bounds"]
-        return SoloResult(r["outcome"], r["nodes"] + relaxed_nodes, model,
-                          low if low is not None and low == high else None, (low, high))
+        return SoloResult(r["outcome"], r["nodes"], model, low if low is not None and low == high else None,
+                          (low, high))
 
     def play_blind(self, k: int | None = None, policy: str = "greedy") -> "BlindResult":
         """Play this position with a blind policy (§9.2 "Blind play"; see rb_blind.pxd for the end
@@ -683,9 +677,12 @@ def _solo_options(rules: dict) -> dict:
 
 def _solo_results_since(rules: dict) -> str:
     """The version since which the solo kernel counts as now for these options: 0.5.0 changed
-    only the literal model (the relaxation), so a SOLO(∞, none) run in the open pool made by
-    0.4.0 (the headline run) may be resumed."""
-    return "0.4.0" if _solo_options(check_rules(dict(rules)))["open_pool"] else "0.5.0"
+    only the literal model (the relaxation), 0.6.0 only finite redeal limits (the last-pass cut),
+    so a SOLO(∞, none) run in the open pool made by 0.4.0 (the headline run) may be resumed."""
+    options = _solo_options(check_rules(dict(rules)))
+    if options["open_pool"]:
+        return "0.4.0"
+    return "0.5.0" if options["k"] is None else "0.6.0"
 
 
 def _solo_kernel(bit_generators, n_deals: int, rules: dict) -> dict[str, np.ndarray]:
@@ -928,8 +925,9 @@ SOLO_SHARD = 250            # solver shards are slow: small shards keep every wo
 SOLO_VARIANTS = (
     ("SOLO(∞, none) = Russian-bank solvability", 1_000, dict(foundation_priority="none", node_budget=1_000_000)),
     ("SOLO(∞, strict)", 1_000, dict(foundation_priority="strict", node_budget=1_000_000)),
-    ("SOLO(2, none)", 200, dict(foundation_priority="none", redeal_limit=2, node_budget=100_000)),
-    ("SOLO(0, strict)", 200, dict(foundation_priority="strict", redeal_limit=0, node_budget=100_000)),
+    ("SOLO(2, none)", 200, dict(foundation_priority="none", redeal_limit=2, node_budget=1_000_000)),
+    ("SOLO(1, none)", 200, dict(foundation_priority="none", redeal_limit=1, node_budget=1_000_000)),
+    ("SOLO(0, strict)", 1_000, dict(foundation_priority="strict", redeal_limit=0, node_budget=100_000)),
 )
 # D* (tempo) of SOLO(∞, none) layouts: layered search, exact or bounded within the budget
 TEMPO_RUN = (200, dict(foundation_priority="none", tempo=True, node_budget=50_000, tt_bits=18))
@@ -956,8 +954,11 @@ def build_report(ctx) -> list:
         "otherwise, after an open-pool search of the same deal as SOLO(∞, none), whose loss is a loss "
         "for every redeal limit and priority, §9.3 F3). The interval is the §10.8 Wilson interval that "
         "counts the unresolved deals as losses for its lower end and as wins for its upper end, so its width is at least the "
-        "unresolved share. Small redeal limits are rarely decided within these budgets (as in the pilot "
-        "of §13): read their intervals, not their point estimates. The ladder table shows what smaller "
+        "unresolved share. With a finite redeal limit k, a card discarded after the last redeal can "
+        "never leave the waste, so the search ends every such line at once: SOLO(0, π) (play each hand "
+        "card as it comes up) is decided on every deal, but k = 1 and 2 still leave many deals "
+        "unresolved within these budgets (as in the pilot of §13): read their intervals, not their "
+        "point estimates. The ladder table shows what smaller "
         "budgets decide on the same deals (§10.7). The tempo D* is found by a breadth-first search "
         "layered by discards in the literal model: exact when the search finishes, otherwise the "
         "layer it reached is a proven lower bound and a win found by depth-first search an upper "

@@ -214,6 +214,8 @@ cdef inline int solo_normalize(const SoloCtx *x, Solo *s) noexcept nogil:
                 s.redeals += 1
                 u = solo_up(x, s)
             s.pos = u
+            if x.k != UNLIMITED and s.redeals >= x.k and s.pool & ((<uint64_t>1 << u) - 1):
+                return RES_DEAD            # the last pass left a card on the waste: it stays there
         if s.stock_n == 0 and s.pool == 0:
             return RES_WIN
         if not x.strict and not x.dominance:
@@ -891,6 +893,13 @@ cdef inline void ctx_free(SoloCtx *x) noexcept nogil:
     free(x.kframes)
     free(x.layer)
     free(x.scratch)
+
+cdef inline void solo_copy_layout(SoloCtx *dst, const SoloCtx *src) noexcept nogil:
+    """Give dst the stock and turning order of src's position (a second search of the same deal)."""
+    memcpy(dst.stock, src.stock, sizeof(src.stock))
+    memcpy(dst.order, src.order, sizeof(src.order))
+    memcpy(dst.index_of, src.index_of, sizeof(src.index_of))
+    dst.order_n = src.order_n
 
 cdef inline void solo_deal(SoloCtx *x, Solo *s, const uint8_t *d) noexcept nogil:
     cdef int i

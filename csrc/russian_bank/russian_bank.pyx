@@ -430,8 +430,10 @@ cdef class SoloSolver:
 
     cdef SoloCtx x
     cdef Solo root
+    cdef int tt_bits
 
     def __cinit__(self, int tt_bits=20):
+        self.tt_bits = tt_bits
         if not ctx_init(&self.x, tt_bits):
             ctx_free(&self.x)
             raise MemoryError("cannot allocate the transposition table")
@@ -472,8 +474,13 @@ cdef class SoloSolver:
         solo_deal(&self.x, &self.root, d)
 
     def solve(self, k=None, bint strict=False, bint open_pool=False, bint dominance=True,
-              bint tempo=False, long long budget=1_000_000, bint d3=False, bint stuck_prune=True):
+              bint tempo=False, long long budget=1_000_000, bint d3=False, bint stuck_prune=True,
+              bint relaxation=False):
+        """relaxation (literal model, no tempo): decide the position as SOLO(∞, none) in the open
+        pool first, as solo_shard does (solo_decide); nodes counts both searches."""
         cdef int res, low = 0, high = 0
+        cdef SoloCtx rx
+        cdef SoloCtx *relax = NULL
         self.x.k = UNLIMITED if k is None else k
         self.x.strict = strict
         self.x.open_pool = open_pool
@@ -482,11 +489,27 @@ cdef class SoloSolver:
         self.x.stuck_prune = stuck_prune
         self.x.tempo = tempo
         self.x.budget = budget
-        with nogil:
-            if tempo:
-                res = solo_tempo_bounds(&self.x, &self.root, &low, &high)
-            else:
-                res = solo_search(&self.x, &self.root)
+        if relaxation and not open_pool and not tempo:
+            if not ctx_init(&rx, self.tt_bits):
+                ctx_free(&rx)
+                raise MemoryError("cannot allocate the transposition table")
+            rx.k = UNLIMITED
+            rx.open_pool = 1
+            rx.dominance = dominance
+            rx.d3 = d3
+            rx.stuck_prune = stuck_prune
+            rx.budget = budget
+            solo_copy_layout(&rx, &self.x)
+            relax = &rx
+        try:
+            with nogil:
+                if tempo:
+                    res = solo_tempo_bounds(&self.x, &self.root, &low, &high)
+                else:
+                    res = solo_decide(&self.x, relax, &self.root, &self.root)
+        finally:
+            if relax != NULL:
+                ctx_free(relax)
         bounds = (low, None if high < 0 else high) if tempo and res != RES_LOSS else (None, None)
         return dict(outcome=("loss", "win", "unresolved")[res], nodes=self.x.nodes, tempo_bounds=bounds,
                     max_depth=self.x.max_depth)
