@@ -15,6 +15,10 @@ def wilson(count, n, confidence: float = CONFIDENCE):
     n = np.asarray(n, dtype=float)
     with np.errstate(invalid="ignore", divide="ignore"):
         low, high = proportion_confint(count, np.where(n > 0, n, np.nan), alpha=1 - confidence, method="wilson")
+    # The bounds are exactly 0 at count = 0 and 1 at count = n; the formula leaves rounding dust
+    # (2e-19) that a table would print as a number.
+    low = np.where((count == 0) & (n > 0), 0.0, low)
+    high = np.where((count == n) & (n > 0), 1.0, high)
     return np.asarray(low), np.asarray(high)
 
 
