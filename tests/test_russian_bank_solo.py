@@ -50,11 +50,12 @@ def test_s6_open_pool_is_wrong_under_strict():
 def test_stuck_stock_card_is_proven_at_the_root():
     # S2: 2S covers AS, no house accepts 2S and no house can be emptied, so the stuck-stock test
     # proves the loss before any node is expanded (all models); without it the literal search
-    # needs nodes. Both report a loss.
+    # that turns the hand card by card needs nodes (with free cycling the root has no move at
+    # all: no hand card fits anywhere). Both report a loss.
     for kw in (dict(model="open_pool"), dict(model="literal"), dict(k=0, priority="strict")):
         assert VECTORS["S2"].solve(**kw).nodes == 0
         assert VECTORS["S2"].solve(stuck_prune=False, **kw).outcome == "loss"
-    assert VECTORS["S2"].solve(model="literal", stuck_prune=False, relaxation=False).nodes > 0
+    assert VECTORS["S2"].solve(model="literal", stuck_prune=False, relaxation=False, free_cycling=False).nodes > 0
 
 
 @pytest.mark.parametrize("name, tempo", [("S1", 0), ("S3", 21), ("S4", 0)])
@@ -155,6 +156,9 @@ VARIANTS = {
     "lit_inf_strict_nostuck": dict(k=None, priority="strict", stuck_prune=False, relaxation=False),
     "lit_inf_none": dict(k=None, priority="none", model="literal", relaxation=False),
     "lit_inf_strict": dict(k=None, priority="strict", relaxation=False),
+    # and without free cycling (one state for the hand positions between forced cards)
+    "lit_inf_none_nofree": dict(k=None, priority="none", model="literal", relaxation=False, free_cycling=False),
+    "lit_inf_strict_nofree": dict(k=None, priority="strict", relaxation=False, free_cycling=False),
     **{f"k{k}_none": dict(k=k, priority="none", relaxation=False) for k in (0, 1, 2)},
     **{f"k{k}_strict": dict(k=k, priority="strict", relaxation=False) for k in (0, 1)},
     # and with it (the default)
@@ -210,11 +214,19 @@ def test_unlimited_redeals_are_decided_both_ways(outcomes):
 @pytest.mark.parametrize("a, b", [("open", "lit_inf_none"), ("open", "open_plain"), ("open_plain", "open_nodom"),
                                   ("open", "open_nodom"), ("open", "open_nostuck"),
                                   ("lit_inf_strict", "lit_inf_strict_nostuck"),
+                                  ("lit_inf_none", "lit_inf_none_nofree"), ("lit_inf_strict", "lit_inf_strict_nofree"),
                                   ("lit_inf_strict_relaxed", "lit_inf_strict"), ("k0_strict_relaxed", "k0_strict")])
 def test_models_and_dominances_agree(outcomes, a, b):
     both = decided(outcomes, a, b)
     assert len(both) >= 30
     assert [s for s in both if outcomes[s, a] != outcomes[s, b]] == []
+
+
+def test_free_cycling_decides_more_deals_in_the_literal_model(outcomes):
+    # The same budget goes further when the hand positions between forced cards are one state.
+    for name in ("lit_inf_none", "lit_inf_strict"):
+        count = {v: sum(outcomes[s, v] is not None for s in SEEDS) for v in (name, name + "_nofree")}
+        assert count[name] > count[name + "_nofree"], count
 
 
 def test_the_relaxation_decides_the_open_pool_losses(outcomes):

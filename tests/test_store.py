@@ -267,9 +267,9 @@ def test_runs_made_by_another_version_are_not_mixed(store):
 
 
 def test_an_older_run_is_resumed_only_where_the_kernel_declares_the_same_counters(store, monkeypatch):
-    # Russian Bank's solo kernel changed in 0.5.0 for the literal model and in 0.6.0 for finite
-    # redeal limits: a SOLO(∞, none) run in the open pool made by 0.4.0 may be resumed, a
-    # SOLO(∞, strict) run of 0.5.0 too, but not one of 0.4.0, nor a SOLO(1, none) run of 0.5.0.
+    # Russian Bank's solo kernel changed in 0.5.0 and 0.6.0 for the literal model only: a
+    # SOLO(∞, none) run in the open pool made by 0.4.0 may be resumed, a strict one or a
+    # SOLO(1, none) one only if made by 0.6.0, a run of 0.3.0 never.
     import analyzer.store as store_module
     monkeypatch.setattr(store_module, "__version__", "0.6.0")
     rb = dict(game="russian_bank", analysis="solo", rules="default", deals=4, seed=1, shard_size=2)
@@ -278,7 +278,7 @@ def test_an_older_run_is_resumed_only_where_the_kernel_declares_the_same_counter
     finite = store.open_run(RunConfig(**rb, overrides=dict(foundation_priority="none", redeal_limit=1,
                                                            node_budget=100)))
     for run_id, made_by, allowed in ((open_pool, "0.4.0", True), (open_pool, "0.3.0", False),
-                                     (literal, "0.4.0", False), (literal, "0.5.0", True),
+                                     (literal, "0.5.0", False), (literal, "0.6.0", True),
                                      (finite, "0.5.0", False), (finite, "0.6.0", True)):
         store._db.execute("UPDATE runs SET config = json_set(config, '$.version', ?) WHERE id = ?", (made_by, run_id))
         if allowed:

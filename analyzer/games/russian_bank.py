@@ -40,7 +40,7 @@ DEFAULTS: dict[str, Any] = dict(
     score_bonus=30, score_per_stock=2, score_per_hand_waste=1,
     # SOLO solver (not rules of play): model, node budget per deal, table size, tempo search
     solo_model="auto", node_budget=1_000_000, tt_bits=20, dominance=True, pool_normal_form=True,
-    stuck_prune=True, relaxation=True, tempo=False,
+    stuck_prune=True, relaxation=True, free_cycling=True, tempo=False,
 )
 PRESETS: dict[str, dict[str, Any]] = {
     "default": dict(DEFAULTS),
@@ -59,6 +59,7 @@ _CHOICES = {
 }
 _BOOLS = ("auto_turn", "stock_before_hand", "stock_first_to_foundation", "sequence_moves", "load_wrap",
           "own_waste_playable", "dominance", "pool_normal_form", "stuck_prune", "relaxation",
+          "free_cycling",
           "tempo")
 _INTS = {"stall_turns": (1, 100_000), "max_turns": (1, 1_000_000), "max_actions_per_turn": (1, 1_000_000),
          "score_bonus": (0, 1000), "score_per_stock": (0, 100), "score_per_hand_waste": (0, 100),
@@ -583,7 +584,8 @@ class SoloPosition:
 
     def solve(self, k: int | None = None, priority: str = "none", model: str = "auto",
               budget: int = 1_000_000, tempo: bool = False, dominance: bool = True, d3: bool = True,
-              tt_bits: int = 20, stuck_prune: bool = True, relaxation: bool = True) -> SoloResult:
+              tt_bits: int = 20, stuck_prune: bool = True, relaxation: bool = True,
+              free_cycling: bool = True) -> SoloResult:
         """Decide SOLO(k, priority) for this position (k=None: unlimited redeals). ``dominance``
         plays D1-safe foundation moves without branching; ``d3`` searches the open pool in the
         pool-placement normal form of §10.5 D3 (a conjecture, A/B-checked in the tests). In the
@@ -599,7 +601,7 @@ class SoloPosition:
         solver = core.SoloSolver(tt_bits)
         solver.set_position(self._core_dict())
         r = solver.solve(k, priority == "strict", model == "open_pool", dominance, tempo, budget, d3, stuck_prune,
-                         relaxation)
+                         relaxation, free_cycling)
         low, high = r["tempo_bounds"]
         return SoloResult(r["outcome"], r["nodes"], model, low if low is not None and low == high else None,
                           (low, high))
@@ -672,17 +674,15 @@ def _solo_options(rules: dict) -> dict:
     model = _solo_model(rules["solo_model"], k, priority, rules["tempo"])
     return dict(k=k, strict=priority == "strict", open_pool=model == "open_pool", dominance=rules["dominance"],
                 d3=rules["pool_normal_form"], stuck_prune=rules["stuck_prune"], relaxation=rules["relaxation"],
+                free_cycling=rules["free_cycling"],
                 tempo=rules["tempo"], budget=rules["node_budget"], tt_bits=rules["tt_bits"])
 
 
 def _solo_results_since(rules: dict) -> str:
-    """The version since which the solo kernel counts as now for these options: 0.5.0 changed
-    only the literal model (the relaxation), 0.6.0 only finite redeal limits (the last-pass cut),
-    so a SOLO(∞, none) run in the open pool made by 0.4.0 (the headline run) may be resumed."""
-    options = _solo_options(check_rules(dict(rules)))
-    if options["open_pool"]:
-        return "0.4.0"
-    return "0.5.0" if options["k"] is None else "0.6.0"
+    """The version since which the solo kernel counts as now for these options: 0.5.0 and 0.6.0
+    changed only the literal model (the relaxation; the last-pass cut and free cycling), so a
+    SOLO(∞, none) run in the open pool made by 0.4.0 (the headline run) may be resumed."""
+    return "0.4.0" if _solo_options(check_rules(dict(rules)))["open_pool"] else "0.6.0"
 
 
 def _solo_kernel(bit_generators, n_deals: int, rules: dict) -> dict[str, np.ndarray]:
@@ -954,7 +954,9 @@ def build_report(ctx) -> list:
         "otherwise, after an open-pool search of the same deal as SOLO(∞, none), whose loss is a loss "
         "for every redeal limit and priority, §9.3 F3). The interval is the §10.8 Wilson interval that "
         "counts the unresolved deals as losses for its lower end and as wins for its upper end, so its width is at least the "
-        "unresolved share. With a finite redeal limit k, a card discarded after the last redeal can "
+        "unresolved share. In the literal model with unlimited redeals, the hand positions between "
+        "cards that would go home by themselves are one state (discarding round the hand links them "
+        "at no cost). With a finite redeal limit k, a card discarded after the last redeal can "
         "never leave the waste, so the search ends every such line at once: SOLO(0, π) (play each hand "
         "card as it comes up) is decided on every deal, but k = 1 and 2 still leave many deals "
         "unresolved within these budgets (as in the pilot of §13): read their intervals, not their "

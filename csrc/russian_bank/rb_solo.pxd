@@ -111,6 +111,7 @@ cdef struct SoloCtx:
     int dominance
     int d3                       # pool-placement normal form (open pool, §10.5 D3)
     int stuck_prune              # prune positions with a stock card that can never leave (stock_stuck)
+    int free_cycling             # literal model, k = ∞: one state for all hand positions (cycling_free)
     uint64_t stock_below[N_KINDS + 1]   # the kinds of stock[0 .. d) (stock_stuck)
     int truncated                # a move list overflowed: a completed search is not a proof
     int tempo                    # search for D* (solo_tempo) instead of solvability
@@ -202,10 +203,15 @@ cdef inline uint64_t foundation_next(const Solo *s, int safe_only) noexcept nogi
 
 cdef inline int solo_normalize(const SoloCtx *x, Solo *s) noexcept nogil:
     """Redeal when the hand runs out, play forced/safe foundation moves, detect win and dead ends."""
+    return solo_settle(x, s, 1)
+
+cdef inline int solo_settle(const SoloCtx *x, Solo *s, int with_hand) noexcept nogil:
+    """solo_normalize; with_hand = 0 (literal model) leaves the hand alone: only the stock top
+    and the house tops go home, whatever the hand position."""
     cdef int h, c, u
     cdef uint64_t fit, m
     while True:
-        if not x.open_pool and s.pool:
+        if not x.open_pool and s.pool and with_hand:
             u = solo_up(x, s)
             if u < 0:
                 if x.k != UNLIMITED and s.redeals >= x.k:
@@ -244,13 +250,27 @@ cdef inline int solo_normalize(const SoloCtx *x, Solo *s) noexcept nogil:
                 m &= m - 1
                 s.found[suit_of(c)] += 1
                 pool_take(x, s, c)
-        elif s.pool and (fit >> x.order[s.pos]) & 1:
+        elif with_hand and s.pool and (fit >> x.order[s.pos]) & 1:
             c = x.order[s.pos]
             s.found[suit_of(c)] += 1
             pool_take(x, s, c)
             s.pos += 1
         else:
             return RES_OPEN
+
+cdef inline int cycling_free(const SoloCtx *x, const Solo *s) noexcept nogil:
+    """Literal model, k = ∞, solvability search, s normalized: 1 if no card of the hand and waste
+    would go home by itself when it comes up (forced under strict, D1-safe under none). Then
+    discarding round the hand changes nothing else and comes back (F1's argument, which holds
+    here even under strict), so the hand positions of this position form one class: it gets
+    one key, and its moves are those of every position of the class (any hand or waste card
+    played, the stock and house moves from the best positions of the class: expand), with
+    no discard."""
+    if not x.free_cycling or x.open_pool or x.k != UNLIMITED or x.tempo:
+        return 0
+    if not x.strict and not x.dominance:
+        return 1
+    return (s.poolk & foundation_next(s, not x.strict)) == 0
 
 cdef inline int solo_card_moves(const Solo *s, int src, int c, int from_house, uint32_t *out, int n) noexcept nogil:
     cdef int h, empty_done = 0
@@ -334,7 +354,7 @@ cdef inline int d3_card_moves(SoloCtx *x, const Solo *s, int src, int c, int fro
     return n
 
 cdef inline int solo_moves(SoloCtx *x, const Solo *s, uint32_t *out) noexcept nogil:
-    cdef int n = 0, h, i
+    cdef int n = 0, h, i, free = 0
     cdef uint64_t m
     if x.open_pool and x.d3 and s.stock_n > 0:
         n = d3_card_moves(x, s, S_SRC_STOCK, x.stock[s.stock_n - 1], -1, out, n)
@@ -350,12 +370,19 @@ cdef inline int solo_moves(SoloCtx *x, const Solo *s, uint32_t *out) noexcept no
             i = lowest_bit64(m)
             m &= m - 1
             n = solo_card_moves(s, S_SRC_POOL + i, x.order[i], -1, out, n)
+    elif cycling_free(x, s):
+        free = 1
+        m = s.pool
+        while m:
+            i = lowest_bit64(m)
+            m &= m - 1
+            n = solo_card_moves(s, S_SRC_POOL + i, x.order[i], -1, out, n)
     elif s.pool:
         n = solo_card_moves(s, S_SRC_HAND, x.order[s.pos], -1, out, n)
     for h in range(SOLO_HOUSES):
         if s.house_n[h]:
             n = solo_card_moves(s, S_SRC_HOUSE + h, s.house[h][s.house_n[h] - 1], h, out, n)
-    if not x.open_pool and s.pool:
+    if not x.open_pool and s.pool and not free:
         out[n] = S_DISCARD
         n += 1
     return n
@@ -380,6 +407,8 @@ cdef inline void solo_apply(const SoloCtx *x, Solo *s, uint32_t mv) noexcept nog
     elif src >= S_SRC_POOL:
         c = x.order[src - S_SRC_POOL]
         pool_take(x, s, c)
+        if not x.open_pool:
+            s.pos = src - S_SRC_POOL + 1    # a free cycle (cycling_free) brought the card up
     else:
         c = house_pop(s, src - S_SRC_HOUSE)
     if dst == 0:
@@ -406,12 +435,13 @@ cdef inline void solo_key(const SoloCtx *x, const Solo *s, uint64_t *key) noexce
     """The exact key (192 bits): pool, hand position (literal), stock depth, foundations, the four
     22-bit house codes sorted (houses are interchangeable), redeals used (finite k)."""
     cdef uint64_t a = s.hcode[0], b = s.hcode[1], c = s.hcode[2], d = s.hcode[3]
+    cdef int pos = 0 if x.open_pool or cycling_free(x, s) else s.pos
     sort2(&a, &b)
     sort2(&c, &d)
     sort2(&a, &c)
     sort2(&b, &d)
     sort2(&b, &c)
-    key[0] = s.pool | (<uint64_t>(s.pos if not x.open_pool else 0) << 52) | (<uint64_t>s.stock_n << 58)
+    key[0] = s.pool | (<uint64_t>pos << 52) | (<uint64_t>s.stock_n << 58)
     key[1] = a | (b << 22) | (<uint64_t>s.found[0] << 44) | (<uint64_t>s.found[1] << 48) \
         | (<uint64_t>s.found[2] << 52) | (<uint64_t>s.found[3] << 56)
     key[2] = c | (d << 22) | (<uint64_t>(s.redeals if x.k != UNLIMITED else 0) << 44)
@@ -541,33 +571,72 @@ cdef inline void order_kids(Child *kids, int n) noexcept nogil:
             j -= 1
         kids[j] = t
 
+cdef inline int keep_kid(SoloCtx *x, Child *k) noexcept nogil:
+    """Normalize and key the successor k.st, prefetching its table slot: 1 to keep it, 0 for a
+    dead end, -1 for a win (x.best = its discards)."""
+    cdef int r = solo_normalize(x, &k.st)
+    if r == RES_DEAD:
+        return 0
+    if r == RES_WIN:
+        x.best = k.st.discards
+        return -1
+    solo_key(x, &k.st, k.key)
+    k.hsh = tt_hash(k.key)
+    prefetch(&x.tt[k.hsh & x.tt_mask])
+    return 1
+
 cdef inline int expand(SoloCtx *x, const Solo *s, int first) noexcept nogil:
     """Generate the successors of s into kids[first ..], normalized and keyed, and prefetch their
     table slots so that the cache misses of siblings overlap. Returns their number, -1 when one
-    of them is a win (x.best = its discards), -2 when memory runs out."""
-    cdef int n = solo_moves(x, s, x.scratch), j, r, c = 0
-    cdef Child *k
+    of them is a win (x.best = its discards), -2 when memory runs out.
+    In a free class (cycling_free) a stock or house move may be made at any hand position, and
+    afterwards the position matters only through the hand and waste cards that now go home by
+    themselves (at most one per suit): from the position just after such a card f, discarding
+    reaches every position up to the next one with no other change, so the successors are the
+    move made there, one per f (or one, if the class is still free)."""
+    cdef int n = solo_moves(x, s, x.scratch), j, r, c = 0, src
+    cdef int free = cycling_free(x, s)
+    cdef uint64_t fit
+    cdef uint32_t mv
     cdef Child *grown
-    while first + n > x.kids_cap:
+    cdef Solo base
+    while first + (4 if free else 1) * n > x.kids_cap:
         grown = <Child *>realloc(x.kids, 2 * x.kids_cap * sizeof(Child))
         if grown == NULL:
             return -2
         x.kids = grown
         x.kids_cap *= 2
     for j in range(n):
-        k = &x.kids[first + c]
-        k.st = s[0]
-        solo_apply(x, &k.st, x.scratch[j])
-        r = solo_normalize(x, &k.st)
-        if r == RES_DEAD:
+        mv = x.scratch[j]
+        src = (mv >> 3) & 63
+        if not free or src >= S_SRC_POOL:
+            x.kids[first + c].st = s[0]
+            solo_apply(x, &x.kids[first + c].st, mv)
+            r = keep_kid(x, &x.kids[first + c])
+            if r < 0:
+                return r
+            c += r
             continue
-        if r == RES_WIN:
-            x.best = k.st.discards
+        base = s[0]
+        solo_apply(x, &base, mv)
+        if solo_settle(x, &base, 0) == RES_WIN:
+            x.best = base.discards
             return -1
-        solo_key(x, &k.st, k.key)
-        k.hsh = tt_hash(k.key)
-        prefetch(&x.tt[k.hsh & x.tt_mask])
-        c += 1
+        fit = base.poolk & foundation_next(&base, not x.strict) if x.strict or x.dominance else 0
+        if fit == 0:
+            x.kids[first + c].st = base
+            r = keep_kid(x, &x.kids[first + c])
+            if r < 0:
+                return r
+            c += r
+        while fit:
+            x.kids[first + c].st = base
+            x.kids[first + c].st.pos = x.index_of[lowest_bit64(fit)] + 1
+            fit &= fit - 1
+            r = keep_kid(x, &x.kids[first + c])
+            if r < 0:
+                return r
+            c += r
     order_kids(x.kids + first, c)
     return c
 

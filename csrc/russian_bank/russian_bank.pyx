@@ -475,7 +475,7 @@ cdef class SoloSolver:
 
     def solve(self, k=None, bint strict=False, bint open_pool=False, bint dominance=True,
               bint tempo=False, long long budget=1_000_000, bint d3=False, bint stuck_prune=True,
-              bint relaxation=False):
+              bint relaxation=False, bint free_cycling=True):
         """relaxation (literal model, no tempo): decide the position as SOLO(∞, none) in the open
         pool first, as solo_shard does (solo_decide); nodes counts both searches."""
         cdef int res, low = 0, high = 0
@@ -487,6 +487,7 @@ cdef class SoloSolver:
         self.x.dominance = dominance
         self.x.d3 = d3
         self.x.stuck_prune = stuck_prune
+        self.x.free_cycling = free_cycling
         self.x.tempo = tempo
         self.x.budget = budget
         if relaxation and not open_pool and not tempo:
@@ -531,6 +532,7 @@ cdef int solver_setup(SoloCtx *x, dict options) except -1:
     x.dominance = options["dominance"]
     x.d3 = options["d3"]
     x.stuck_prune = options.get("stuck_prune", True)
+    x.free_cycling = options.get("free_cycling", True)
     x.tempo = options["tempo"]
     x.budget = options["budget"]
     return 0
@@ -538,7 +540,7 @@ cdef int solver_setup(SoloCtx *x, dict options) except -1:
 
 def solo_shard(object deal_bitgen, int n_deals, dict options):
     """Solve n_deals random SOLO layouts. options: k (None = unlimited), strict, open_pool,
-    dominance, d3, stuck_prune (default on), relaxation (default off:
+    dominance, d3, stuck_prune and free_cycling (default on), relaxation (default off:
     literal model, no tempo: a loss of the deal as SOLO(∞, none) in the open pool decides it, see
     solo_decide), tempo, budget, tt_bits. Counters add up across shards."""
     cdef SoloCtx x, rx
