@@ -172,18 +172,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     report = sub.add_parser("report", help="simulate and write the analysis report of every game")
-    report.add_argument("--out", type=Path, default=Path("reports"), help="output folder (default reports/)")
-    report.add_argument("--seed", type=seed, default=2026, help="root seed (default 2026)")
-    report.add_argument("--workers", type=int, default=default_workers(), help="parallel workers (default: all cores)")
+    add_report_options(report)
     report.add_argument("--games", nargs="+", choices=game_names(), default=None, help="only these games")
-    report.add_argument("--scale", type=float, default=1.0,
-                        help="multiply every run's number of deals (e.g. 0.01 for a quick preview)")
-    report.add_argument("--deals", type=count, default=None,
-                        help="give every run this number of deals instead of the game's own choice")
-    report.add_argument("--backend", choices=BACKENDS, default="threads", help="threads (default), processes, or dask (see --scheduler)")
-    report.add_argument("--scheduler", metavar="tcp://HOST:PORT", default=os.environ.get(SCHEDULER_ENV),
-                          help="run the shards on this Dask cluster (default $KOZYR_SCHEDULER)")
-    add_store_option(report)
     report.set_defaults(handler=cmd_report)
 
     run_parser = sub.add_parser("run", help="complete or extend a stored run")
@@ -243,13 +233,33 @@ def build_parser() -> argparse.ArgumentParser:
     compare.set_defaults(handler=cmd_compare)
 
     for name in game_names():
-        module = _game_module(name)
+        module, game = _game_module(name), get_game(name)
         if not hasattr(module, "register_cli"):  # a game may have no commands of its own (yet)
             continue
-        game_parser = sub.add_parser(name, help=get_game(name).title)
+        game_parser = sub.add_parser(name, aliases=list(game.aliases), help=game.title)
         game_sub = game_parser.add_subparsers(dest="game_command", required=True, metavar="COMMAND")
         module.register_cli(game_sub)
+        if game.report is not None:
+            own_report = game_sub.add_parser(
+                "report", help=f"simulate and write this game's analysis report (kozyr report --games {name})")
+            add_report_options(own_report)
+            own_report.set_defaults(handler=cmd_report, games=[name])
     return parser
+
+
+def add_report_options(p) -> None:
+    """The options of a report command: `kozyr report` and each game's `report`."""
+    p.add_argument("--out", type=Path, default=Path("reports"), help="output folder (default reports/)")
+    p.add_argument("--seed", type=seed, default=2026, help="root seed (default 2026)")
+    p.add_argument("--workers", type=int, default=default_workers(), help="parallel workers (default: all cores)")
+    p.add_argument("--scale", type=float, default=1.0,
+                   help="multiply every run's number of deals (e.g. 0.01 for a quick preview)")
+    p.add_argument("--deals", type=count, default=None,
+                   help="give every run this number of deals instead of the game's own choice")
+    p.add_argument("--backend", choices=BACKENDS, default="threads", help="threads (default), processes, or dask (see --scheduler)")
+    p.add_argument("--scheduler", metavar="tcp://HOST:PORT", default=os.environ.get(SCHEDULER_ENV),
+                   help="run the shards on this Dask cluster (default $KOZYR_SCHEDULER)")
+    add_store_option(p)
 
 
 def _game_module(name: str):

@@ -67,3 +67,21 @@ def test_user_errors_are_one_line(args, message):
     assert "Traceback" not in err
     assert len(err.strip().splitlines()) == 1, err
     assert message in err
+
+
+def test_every_game_has_its_own_report_command_and_russian_bank_answers_to_rb():
+    # `kozyr GAME report` is `kozyr report --games GAME` with the same options; `kozyr rb ...`
+    # is `kozyr russian_bank ...` (the issue's `kozyr rb report`).
+    from analyzer.cli import build_parser, cmd_report
+    from analyzer.games import game_names, get_game
+
+    parser = build_parser()
+    whole = parser.parse_args(["report", "--games", "russian_bank", "--scale", "0.5", "--workers", "1"])
+    short = parser.parse_args(["rb", "report", "--scale", "0.5", "--workers", "1"])
+    assert short.handler is cmd_report and vars(short).keys() - {"game_command"} == vars(whole).keys()
+    assert all(getattr(short, k) == getattr(whole, k) for k in vars(whole) if k != "command")
+    for name in game_names():
+        if get_game(name).report is not None:
+            assert parser.parse_args([name, "report"]).games == [name]
+    assert parser.parse_args(["rb", "play", "--seed", "3"]).handler \
+        is parser.parse_args(["russian_bank", "play", "--seed", "3"]).handler

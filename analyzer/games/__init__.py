@@ -71,6 +71,8 @@ class Game:
     # strategy labels a and b (see analyzer/compare.py); compare_shard_size(strategies) -> shard size
     compare_strategies: Callable[[str, str], dict] | None = None
     compare_shard_size: Callable[[dict], int] | None = None
+    # short names of the game's command (kozyr rb ... for kozyr russian_bank ...)
+    aliases: tuple[str, ...] = ()
 
     def resolve_rules(self, preset: str, overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """The preset's options with validated overrides applied."""

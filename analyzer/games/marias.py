@@ -14,7 +14,6 @@ single-deal API, the Stovka success-rate analysis of §8 and its report.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 SUIT_GAMES = ("hra", "sedma", "stovka", "sto_a_sedem")      # "sedma" is Sedma a hra
@@ -1311,14 +1310,6 @@ def register_cli(sub) -> None:
     constraint_options(base)
     base.set_defaults(handler=_cmd_baselines)
 
-    report = sub.add_parser("report", help="write the mariáš analysis report (HTML, Markdown, CSV)")
-    report.add_argument("--out", type=Path, default=Path("reports"), help="output folder (default reports/)")
-    report.add_argument("--seed", type=cli.seed, default=2026, help="root seed (default 2026)")
-    report.add_argument("--workers", type=int, default=cli.default_workers(), help="parallel workers")
-    report.add_argument("--scale", type=float, default=1.0, help="multiply every run's number of deals")
-    cli.add_store_option(report)
-    report.set_defaults(handler=_cmd_report)
-
     explain = sub.add_parser("explain", help="play or score one given deal and explain it")
     explain.add_argument("--hands", nargs=3, required=True, metavar="HAND",
                          help="three 10-card hands at the start of play: forehand, middle, rear")
@@ -1364,21 +1355,6 @@ def _cmd_baselines(args) -> int:
         actor_only = set(constraint) <= {"actor", "trump"} and len(MARIAS32.parse(constraint.get("actor", ""))) == 12
         exact = exact_given_actor(constraint["actor"]) if actor_only else {}
     return _emit_tables(args, result, {"baselines": baselines_table(result.counters, exact)})
-
-
-def _cmd_report(args) -> int:
-    from .. import cli
-    from ..report import ReportContext, write_report
-
-    if args.workers < 1:
-        raise cli.UserError(f"--workers must be at least 1, got {args.workers}")
-    if not 0 < args.scale <= 100:
-        raise cli.UserError(f"--scale must be in (0, 100], got {args.scale}")
-    with cli.open_store(args) as store:
-        ctx = ReportContext(seed=args.seed, workers=args.workers, scale=args.scale, store=store)
-        written = write_report("marias", f"Kozyr report: {GAME.title}", build_report(ctx), ctx, args.out)
-    print(f"marias: wrote {', '.join(sorted(p for p in written if p.endswith(('.html', '.md'))))} in {args.out}")
-    return 0
 
 
 def _cmd_explain(args) -> int:
