@@ -339,6 +339,9 @@ def test_report_shows_the_headline_run_kept_beside_it(tmp_path):
     assert main(["russian_bank", "solo", "--deals", "60", "--seed", "7", "--shard-size", "20", "--set",
                  "foundation_priority=none", "--set", "node_budget=2000", "--set", "tt_bits=16",
                  "--store", str(path)]) == 0
+    complete = rb.headline_section(ReportContext(seed=1, out_dir=tmp_path))
+    assert "on all 60 deals of a run (" in complete.text and "complete." in complete.text
+    assert "resume" not in complete.text and "so far" not in complete.text
     with Store(path) as store:        # cut it short, as an interrupted run is
         store._db.execute("DELETE FROM shards WHERE shard = 2")
         store._refresh(store._db, 1)
@@ -346,6 +349,7 @@ def test_report_shows_the_headline_run_kept_beside_it(tmp_path):
     section = rb.headline_section(ReportContext(seed=1, out_dir=tmp_path))
     assert section.title == "Russian Bank: the headline run (40 deals)"
     assert "first 40 deals of a run of 60" in section.text and "kozyr run resume 1" in section.text
+    assert "Time so far" in section.text
     solvability = section.tables[0][1]
     expected = rb.solvability_table(counters, "SOLO(∞, none)")
     assert solvability.equals(expected) and int(solvability.deals[0]) == 40

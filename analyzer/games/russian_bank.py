@@ -718,6 +718,7 @@ COMPARE_SHARD = 2_000       # duplicate deals per shard: a few seconds of play, 
 GAME = Game(
     name="russian_bank",
     title="Russian Bank (crapette)",
+    aliases=("rb",),
     presets=PRESETS,
     validate_option=validate_option,
     analyses={
@@ -1037,12 +1038,14 @@ def headline_section(ctx):
     state = ("complete" if done == asked else
              f"{stored.status}: {done:,} of {asked:,} deals so far, resumable with "
              f"`kozyr run resume {stored.id} --store {path}`")
-    text = (f"Russian-bank solvability {label} on the first {done:,} deals of a run of {asked:,} "
+    which = f"all {done:,} deals of a run" if done == asked else f"the first {done:,} deals of a run of {asked:,}"
+    so_far = "" if done == asked else " so far"
+    text = (f"Russian-bank solvability {label} on {which} "
             f"(seed {c['seed']}, shards of {c['shard_size']}, node budget {rules['node_budget']:,} per deal, "
             f"transposition table up to 2^{rules['tt_bits']} entries; Kozyr {c['version']}); {state}. "
             f"It is kept in {HEADLINE_STORE} beside this report, not simulated by it. "
             f"{unresolved:,} deals ({unresolved / done:.3%}) are unresolved at the budget and are counted "
-            f"both ways in the interval. Time so far: {stored.seconds / 3600:.1f} hours summed over the "
+            f"both ways in the interval. Time{so_far}: {stored.seconds / 3600:.1f} hours summed over the "
             f"shards ({stored.seconds / done * 1000:.0f} ms a deal; CPU time when each worker had a core).")
     return Section(f"Russian Bank: the headline run ({done:,} deals)", text, tables=[
         (f"Russian-bank solvability, {label}", solvability_table(counters, label)),
