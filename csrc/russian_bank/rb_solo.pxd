@@ -353,8 +353,9 @@ cdef inline int d3_card_moves(SoloCtx *x, const Solo *s, int src, int c, int fro
         n = chain_moves(x, s, src, c, empty, -1, 0, 0, out, n)
     return n
 
-cdef inline int solo_moves(SoloCtx *x, const Solo *s, uint32_t *out) noexcept nogil:
-    cdef int n = 0, h, i, free = 0
+cdef inline int solo_moves(SoloCtx *x, const Solo *s, int free, uint32_t *out) noexcept nogil:
+    """The moves of s into out; free = cycling_free(x, s), which the caller has at hand."""
+    cdef int n = 0, h, i
     cdef uint64_t m
     if x.open_pool and x.d3 and s.stock_n > 0:
         n = d3_card_moves(x, s, S_SRC_STOCK, x.stock[s.stock_n - 1], -1, out, n)
@@ -370,8 +371,7 @@ cdef inline int solo_moves(SoloCtx *x, const Solo *s, uint32_t *out) noexcept no
             i = lowest_bit64(m)
             m &= m - 1
             n = solo_card_moves(s, S_SRC_POOL + i, x.order[i], -1, out, n)
-    elif cycling_free(x, s):
-        free = 1
+    elif free:
         m = s.pool
         while m:
             i = lowest_bit64(m)
@@ -530,7 +530,7 @@ cdef inline int tt_visit_hashed(SoloCtx *x, const uint64_t *key, uint64_t hsh, i
 
 cdef inline int push_moves(SoloCtx *x, Frame *f, int first) noexcept nogil:
     """Generate the moves of f's position into the shared move buffer from `first` on."""
-    cdef int n = solo_moves(x, &f.st, x.scratch)
+    cdef int n = solo_moves(x, &f.st, cycling_free(x, &f.st), x.scratch)
     cdef uint32_t *grown
     while first + n > x.movebuf_cap:
         grown = <uint32_t *>realloc(x.movebuf, 2 * x.movebuf_cap * sizeof(uint32_t))
@@ -594,8 +594,8 @@ cdef inline int expand(SoloCtx *x, const Solo *s, int first) noexcept nogil:
     themselves (at most one per suit): from the position just after such a card f, discarding
     reaches every position up to the next one with no other change, so the successors are the
     move made there, one per f (or one, if the class is still free)."""
-    cdef int n = solo_moves(x, s, x.scratch), j, r, c = 0, src
     cdef int free = cycling_free(x, s)
+    cdef int n = solo_moves(x, s, free, x.scratch), j, r, c = 0, src
     cdef uint64_t fit
     cdef uint32_t mv
     cdef Child *grown

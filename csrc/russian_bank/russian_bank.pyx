@@ -481,25 +481,12 @@ cdef class SoloSolver:
         cdef int res, low = 0, high = 0
         cdef SoloCtx rx
         cdef SoloCtx *relax = NULL
-        self.x.k = UNLIMITED if k is None else k
-        self.x.strict = strict
-        self.x.open_pool = open_pool
-        self.x.dominance = dominance
-        self.x.d3 = d3
-        self.x.stuck_prune = stuck_prune
-        self.x.free_cycling = free_cycling
-        self.x.tempo = tempo
-        self.x.budget = budget
+        options = dict(k=k, strict=strict, open_pool=open_pool, dominance=dominance, d3=d3,
+                       stuck_prune=stuck_prune, free_cycling=free_cycling, tempo=tempo, budget=budget,
+                       tt_bits=self.tt_bits)
+        solver_options(&self.x, options)
         if relaxation and not open_pool and not tempo:
-            if not ctx_init(&rx, self.tt_bits):
-                ctx_free(&rx)
-                raise MemoryError("cannot allocate the transposition table")
-            rx.k = UNLIMITED
-            rx.open_pool = 1
-            rx.dominance = dominance
-            rx.d3 = d3
-            rx.stuck_prune = stuck_prune
-            rx.budget = budget
+            solver_setup(&rx, relaxation_options(options))
             solo_copy_layout(&rx, &self.x)
             relax = &rx
         try:
@@ -520,12 +507,8 @@ cdef enum:
     NODE_DECADES = 10
     TEMPO_BINS = 400            # D* counts discards; the last bin collects larger values
 
-cdef int solver_setup(SoloCtx *x, dict options) except -1:
-    """Allocate a SOLO search's transposition table and set its options from solo_shard's
-    options dict (k None = unlimited)."""
-    if not ctx_init(x, options.get("tt_bits", 20)):
-        ctx_free(x)
-        raise MemoryError("cannot allocate the transposition table")
+cdef int solver_options(SoloCtx *x, dict options) except -1:
+    """Set a SOLO search's options from solo_shard's options dict (k None = unlimited)."""
     x.k = UNLIMITED if options["k"] is None else options["k"]
     x.strict = options["strict"]
     x.open_pool = options["open_pool"]
@@ -536,6 +519,21 @@ cdef int solver_setup(SoloCtx *x, dict options) except -1:
     x.tempo = options["tempo"]
     x.budget = options["budget"]
     return 0
+
+
+cdef int solver_setup(SoloCtx *x, dict options) except -1:
+    """Allocate a SOLO search's transposition table and set its options."""
+    if not ctx_init(x, options.get("tt_bits", 20)):
+        ctx_free(x)
+        raise MemoryError("cannot allocate the transposition table")
+    solver_options(x, options)
+    return 0
+
+
+cdef dict relaxation_options(dict options):
+    """The options of the relaxation that decides a literal-model deal first: SOLO(∞, none)
+    in the open pool, with the same budget and table size (see solo_decide)."""
+    return dict(options, k=None, strict=False, open_pool=True)
 
 
 def solo_shard(object deal_bitgen, int n_deals, dict options):
@@ -562,7 +560,7 @@ def solo_shard(object deal_bitgen, int n_deals, dict options):
     solver_setup(&x, options)
     if options.get("relaxation", False) and not x.open_pool and not x.tempo:
         try:
-            solver_setup(&rx, dict(options, k=None, strict=False, open_pool=True))
+            solver_setup(&rx, relaxation_options(options))
         except MemoryError:
             ctx_free(&x)
             raise
