@@ -485,8 +485,9 @@ cdef class SoloSolver:
                        stuck_prune=stuck_prune, free_cycling=free_cycling, tempo=tempo, budget=budget,
                        tt_bits=self.tt_bits)
         solver_options(&self.x, options)
-        if relaxation and not open_pool and not tempo:
-            solver_setup(&rx, relaxation_options(options))
+        relaxed = relaxation_options(dict(options, relaxation=relaxation))
+        if relaxed is not None:
+            solver_setup(&rx, relaxed)
             solo_copy_layout(&rx, &self.x)
             relax = &rx
         try:
@@ -530,10 +531,13 @@ cdef int solver_setup(SoloCtx *x, dict options) except -1:
     return 0
 
 
-cdef dict relaxation_options(dict options):
-    """The options of the relaxation that decides a literal-model deal first: SOLO(∞, none)
-    in the open pool, with the same budget and table size (see solo_decide)."""
-    return dict(options, k=None, strict=False, open_pool=True)
+cdef object relaxation_options(dict options):
+    """The options of the relaxation that decides a literal-model deal first, when options ask
+    for it (relaxation, literal model, no tempo): SOLO(∞, none) in the open pool, with the same
+    budget and table size (see solo_decide). None when there is none."""
+    if not options.get("relaxation", False) or options["open_pool"] or options["tempo"]:
+        return None
+    return dict(options, k=None, strict=False, open_pool=True, relaxation=False)
 
 
 def solo_shard(object deal_bitgen, int n_deals, dict options):
@@ -558,9 +562,10 @@ def solo_shard(object deal_bitgen, int n_deals, dict options):
     cdef int64_t[:, ::1] tph = tempo_hist
     cdef int64_t[:, ::1] nh = nodes_hist
     solver_setup(&x, options)
-    if options.get("relaxation", False) and not x.open_pool and not x.tempo:
+    relaxed = relaxation_options(options)
+    if relaxed is not None:
         try:
-            solver_setup(&rx, relaxation_options(options))
+            solver_setup(&rx, relaxed)
         except MemoryError:
             ctx_free(&x)
             raise
