@@ -58,6 +58,23 @@ def test_stuck_stock_card_is_proven_at_the_root():
     assert VECTORS["S2"].solve(model="literal", stuck_prune=False, relaxation=False, free_cycling=False).nodes > 0
 
 
+@pytest.mark.parametrize("k, waste, hand", [
+    (0, "", "2S 3S 9H"),        # the last pass: 9H, then 3S comes up before 2S
+    (1, "3S 2S", "9H"),         # the pass before it: 3S will come up before 2S in the last pass
+])
+def test_stuck_hand_card_is_proven_at_the_root(k, waste, hand):
+    # With the redeals used up the hand is a second stock: 3S must be played when it comes up,
+    # but 2S is not home yet and no house takes a black 3 (the houses hold spades and 9H, which
+    # lands on TS), so the stuck test proves the loss before any node is expanded; the search
+    # without it plays 9H first and then finds the same loss. With one redeal more the
+    # deal is won: 2S and 3S go home in the last pass. (No relaxation: SOLO(∞, none) wins.)
+    pos = S("1 0 13 13", "", SPADES_HOUSES, hand, waste=waste)
+    assert pos.solve(k, "none", relaxation=False).nodes == 0
+    plain = pos.solve(k, "none", relaxation=False, stuck_prune=False)
+    assert plain.outcome == "loss" and plain.nodes > 0
+    assert pos.solve(k + 1, "none", relaxation=False).outcome == "win"
+
+
 @pytest.mark.parametrize("name, tempo", [("S1", 0), ("S3", 21), ("S4", 0)])
 def test_tempo(name, tempo):
     for priority in ("none", "strict"):
@@ -161,6 +178,9 @@ VARIANTS = {
     "lit_inf_strict_nofree": dict(k=None, priority="strict", relaxation=False, free_cycling=False),
     **{f"k{k}_none": dict(k=k, priority="none", relaxation=False) for k in (0, 1, 2)},
     **{f"k{k}_strict": dict(k=k, priority="strict", relaxation=False) for k in (0, 1)},
+    # the stuck tests cut finite-k lines as well (the hand of the last pass is a second stock)
+    **{f"k{k}_none_nostuck": dict(k=k, priority="none", relaxation=False, stuck_prune=False) for k in (0, 1, 2)},
+    "k0_strict_nostuck": dict(k=0, priority="strict", relaxation=False, stuck_prune=False),
     # and with it (the default)
     "lit_inf_strict_relaxed": dict(k=None, priority="strict"),
     "k0_strict_relaxed": dict(k=0, priority="strict"),
@@ -211,14 +231,16 @@ def test_unlimited_redeals_are_decided_both_ways(outcomes):
 
 
 # F1 (open pool = literal model under none), D1 and D3 against the plain search (§10.5, §10.9)
-@pytest.mark.parametrize("a, b", [("open", "lit_inf_none"), ("open", "open_plain"), ("open_plain", "open_nodom"),
-                                  ("open", "open_nodom"), ("open", "open_nostuck"),
-                                  ("lit_inf_strict", "lit_inf_strict_nostuck"),
-                                  ("lit_inf_none", "lit_inf_none_nofree"), ("lit_inf_strict", "lit_inf_strict_nofree"),
-                                  ("lit_inf_strict_relaxed", "lit_inf_strict"), ("k0_strict_relaxed", "k0_strict")])
-def test_models_and_dominances_agree(outcomes, a, b):
+@pytest.mark.parametrize("a, b, at_least", [
+    ("open", "lit_inf_none", 30), ("open", "open_plain", 30), ("open_plain", "open_nodom", 30),
+    ("open", "open_nodom", 30), ("open", "open_nostuck", 30), ("lit_inf_strict", "lit_inf_strict_nostuck", 30),
+    ("k0_none", "k0_none_nostuck", 30), ("k0_strict", "k0_strict_nostuck", 30),
+    ("k1_none", "k1_none_nostuck", 30), ("k2_none", "k2_none_nostuck", 20),
+    ("lit_inf_none", "lit_inf_none_nofree", 30), ("lit_inf_strict", "lit_inf_strict_nofree", 30),
+    ("lit_inf_strict_relaxed", "lit_inf_strict", 30), ("k0_strict_relaxed", "k0_strict", 30)])
+def test_models_and_dominances_agree(outcomes, a, b, at_least):
     both = decided(outcomes, a, b)
-    assert len(both) >= 30
+    assert len(both) >= at_least
     assert [s for s in both if outcomes[s, a] != outcomes[s, b]] == []
 
 

@@ -680,9 +680,13 @@ def _solo_options(rules: dict) -> dict:
 
 def _solo_results_since(rules: dict) -> str:
     """The version since which the solo kernel counts as now for these options: 0.5.0 and 0.6.0
-    changed only the literal model (the relaxation; the last-pass cut and free cycling), so a
-    SOLO(∞, none) run in the open pool made by 0.4.0 (the headline run) may be resumed."""
-    return "0.4.0" if _solo_options(check_rules(dict(rules)))["open_pool"] else "0.6.0"
+    changed only the literal model (the relaxation; the last-pass cut and free cycling) and 0.7.0
+    only its finite redeal limits (the stuck hand test), so a SOLO(∞, none) run in the open pool
+    made by 0.4.0 (the headline run) may be resumed."""
+    options = _solo_options(check_rules(dict(rules)))
+    if options["open_pool"]:
+        return "0.4.0"
+    return "0.6.0" if options["k"] is None else "0.7.0"
 
 
 def _solo_kernel(bit_generators, n_deals: int, rules: dict) -> dict[str, np.ndarray]:

@@ -110,9 +110,9 @@ cdef struct SoloCtx:
     int open_pool
     int dominance
     int d3                       # pool-placement normal form (open pool, §10.5 D3)
-    int stuck_prune              # prune positions with a stock card that can never leave (stock_stuck)
+    int stuck_prune              # prune positions with a card that can never leave (stock_stuck, hand_stuck)
     int free_cycling             # literal model, k = ∞: one state for all hand positions (cycling_free)
-    uint64_t stock_below[N_KINDS + 1]   # the kinds of stock[0 .. d) (stock_stuck)
+    uint64_t stock_below[N_KINDS + 1]   # the kinds of stock[0 .. d) (stock_stuck, hand_stuck)
     int truncated                # a move list overflowed: a completed search is not a proof
     int tempo                    # search for D* (solo_tempo) instead of solvability
     int64_t budget
@@ -666,6 +666,60 @@ cdef inline uint64_t lane_trailing_ones(uint64_t m) noexcept nogil:
     cdef uint64_t one = <uint64_t>1 | (<uint64_t>1 << (2 * N_RANKS))
     return (even & ~(even + one)) | (odd & ~(odd + (one << N_RANKS)))
 
+cdef struct Reach:
+    # The least sets of the stuck-stock argument (stock_stuck), grown as the frozen set shrinks
+    uint64_t a                   # A: kinds that may ever be a house top
+    uint64_t home                # per suit, the cards home and the run above them that may go home
+    uint64_t found               # the cards home now
+    uint64_t ah[SOLO_HOUSES]     # the cards of each house known to be in A
+    int depth[SOLO_HOUSES]       # house[h][depth[h] - 1 ..] are those cards (no other card of h is ever in A)
+
+cdef inline int reach_init(Reach *r, const Solo *s) noexcept nogil:
+    """Start the sets from the house tops; 0 when a house is empty (the test gives up)."""
+    cdef int h, st
+    r.a = 0
+    r.home = 0
+    r.found = 0
+    for h in range(SOLO_HOUSES):
+        if s.house_n[h] == 0:
+            return 0
+        r.depth[h] = s.house_n[h]
+        r.ah[h] = <uint64_t>1 << s.house[h][r.depth[h] - 1]
+        r.a |= r.ah[h]
+    for st in range(4):
+        r.found |= ((<uint64_t>1 << s.found[st]) - 1) << (st * N_RANKS)
+    return 1
+
+cdef inline int reach_grow(Reach *r, const Solo *s, uint64_t pool, uint64_t frozen) noexcept nogil:
+    """Close the sets for the available cards `pool` with `frozen` held in place; 0 when a house
+    might be emptied (the test gives up)."""
+    cdef int h, i, changed = 1
+    cdef uint64_t grow, ch
+    while changed:
+        changed = 0
+        while True:               # pool cards laid on cards of A, repeatedly
+            grow = children_of(r.a) & pool & ~r.a
+            if grow == 0:
+                break
+            r.a |= grow
+        r.home = lane_trailing_ones(((pool | r.a) & ~frozen) | r.found)
+        for h in range(SOLO_HOUSES):
+            i = r.depth[h] - 1    # house[h][i] is in A; does it leave, exposing the next?
+            ch = r.home | children_of(r.a & ~r.ah[h])
+            while (ch >> s.house[h][i]) & 1:
+                i -= 1
+                if i < 0:
+                    return 0      # the house might be emptied
+                r.ah[h] |= <uint64_t>1 << s.house[h][i]
+                r.a |= <uint64_t>1 << s.house[h][i]
+                r.depth[h] = i + 1
+                changed = 1
+    return 1
+
+cdef inline int reach_blocks(const Reach *r, int c) noexcept nogil:
+    """1 if c can never leave: no card of A accepts it and its suit cannot come home up to it."""
+    return not (children_of(r.a) >> c) & 1 and rank_of(c) > 0 and not (r.home >> (c - 1)) & 1
+
 cdef inline int stock_stuck(const SoloCtx *x, const Solo *s) noexcept nogil:
     """1 if some stock card c = stock[j] can never leave the stock, so the position is lost (the
     stock must be emptied to win, and only its top is ever taken). Sound for every SOLO(k, π)
@@ -703,51 +757,53 @@ cdef inline int stock_stuck(const SoloCtx *x, const Solo *s) noexcept nogil:
     All sets only grow as j decreases (F shrinks, the relaxed pool grows), so j runs down from
     the top continuing the same fixpoint; once a house might be emptied, that holds for every
     deeper j too."""
-    cdef int n = s.stock_n, h, i, j, st, c, changed
-    cdef int depth[SOLO_HOUSES]
-    cdef uint64_t a = 0, home, frozen, pool, grow, ch, found = 0, avail
-    cdef uint64_t ah[SOLO_HOUSES]
-    if n == 0:
+    cdef int n = s.stock_n, j
+    cdef uint64_t frozen
+    cdef Reach r
+    if n == 0 or not reach_init(&r, s):
         return 0
-    for h in range(SOLO_HOUSES):
-        if s.house_n[h] == 0:
-            return 0
-        # house[h][depth[h] - 1 ..] are the cards of house h known to be in A (ah[h]: as a set);
-        # no other card of house h is ever in A
-        depth[h] = s.house_n[h]
-        ah[h] = <uint64_t>1 << s.house[h][depth[h] - 1]
-        a |= ah[h]
-    for st in range(4):
-        found |= ((<uint64_t>1 << s.found[st]) - 1) << (st * N_RANKS)
-    home = 0
     for j in range(n - 1, -1, -1):
-        c = x.stock[j]
         frozen = x.stock_below[j + 1]
-        pool = s.poolk | (x.stock_below[n] & ~frozen)
-        changed = 1
-        while changed:
-            changed = 0
-            while True:               # pool cards laid on cards of A, repeatedly
-                grow = children_of(a) & pool & ~a
-                if grow == 0:
-                    break
-                a |= grow
-            # per suit, the cards home and the run above them that may go home in turn
-            avail = ((pool | a) & ~frozen) | found
-            home = lane_trailing_ones(avail)
-            for h in range(SOLO_HOUSES):
-                i = depth[h] - 1      # house[h][i] is in A; does it leave, exposing the next?
-                ch = home | children_of(a & ~ah[h])
-                while (ch >> s.house[h][i]) & 1:
-                    i -= 1
-                    if i < 0:
-                        return 0      # the house might be emptied
-                    ah[h] |= <uint64_t>1 << s.house[h][i]
-                    a |= <uint64_t>1 << s.house[h][i]
-                    depth[h] = i + 1
-                    changed = 1
-        if not (children_of(a) >> c) & 1 and rank_of(c) > 0 and not (home >> (c - 1)) & 1:
+        if not reach_grow(&r, s, s.poolk | (x.stock_below[n] & ~frozen), frozen):
+            return 0
+        if reach_blocks(&r, x.stock[j]):
             return 1
+    return 0
+
+cdef inline int hand_stuck(const SoloCtx *x, const Solo *s) noexcept nogil:
+    """Literal model with finite k, s normalized: 1 if some card of the hand or waste can never
+    be played in the last pass, so the position is lost. The goal needs an empty waste, and in
+    the last pass a discard leaves a card on the waste for good (solo_settle's last-pass cut):
+    there the cards must leave one by one in turning order, each as it comes up, so they form a
+    second stock with the first card to come up on top. In the last pass that stack is the
+    whole hand (the cut leaves no card below the current one); in the pass before it, it is
+    the waste (pool cards below the current index), which can only be played in the last pass
+    (the hand cards of this pass are then simply counted as available, whenever they come).
+    The argument of stock_stuck holds with F = c and the stacked cards after it (they cannot
+    move before c leaves) and every other card of the stock, hand and waste available (a
+    relaxation: the stock's order is ignored). F shrinks card by card from the top of the
+    stack, so the sets grow as in stock_stuck."""
+    cdef uint64_t stack, m, frozen = 0
+    cdef int c
+    cdef Reach r
+    if x.open_pool or x.k == UNLIMITED or s.redeals < x.k - 1:
+        return 0
+    stack = s.pool if s.redeals >= x.k else s.pool & ((<uint64_t>1 << s.pos) - 1)
+    if stack == 0 or not reach_init(&r, s):
+        return 0
+    m = stack
+    while m:
+        frozen |= <uint64_t>1 << x.order[lowest_bit64(m)]
+        m &= m - 1
+    m = stack
+    while m:
+        c = x.order[lowest_bit64(m)]
+        m &= m - 1
+        if not reach_grow(&r, s, x.stock_below[s.stock_n] | (s.poolk & ~frozen), frozen):
+            return 0
+        if reach_blocks(&r, c):
+            return 1
+        frozen &= ~(<uint64_t>1 << c)
     return 0
 
 cdef inline int solo_search(SoloCtx *x, const Solo *root) noexcept nogil:
@@ -774,7 +830,7 @@ cdef inline int solo_search(SoloCtx *x, const Solo *root) noexcept nogil:
         return RES_WIN
     if x.stuck_prune:
         stock_below_masks(x, st.stock_n)
-        if stock_stuck(x, &st):
+        if stock_stuck(x, &st) or hand_stuck(x, &st):
             return RES_LOSS
     solo_key(x, &st, key)
     tt_visit(x, key, 0)
@@ -797,7 +853,7 @@ cdef inline int solo_search(SoloCtx *x, const Solo *root) noexcept nogil:
         # dead end, and a seen one was tested when it was stored).
         if tt_seen(x, k.key, k.hsh, 0):
             continue
-        if x.stuck_prune and stock_stuck(x, &k.st):
+        if x.stuck_prune and (stock_stuck(x, &k.st) or hand_stuck(x, &k.st)):
             continue
         tt_visit_hashed(x, k.key, k.hsh, 0)
         x.nodes += 1
