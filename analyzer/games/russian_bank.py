@@ -787,7 +787,8 @@ def solvability_table(counters: dict, label: str = "") -> pd.DataFrame:
     return pd.DataFrame([dict(game=label, deals=n, won=w, lost=l, unresolved=u,
                               solvable=w / n if n else np.nan, ci_low=low, ci_high=high,
                               half_width_pp=100 * (high - low) / 2,
-                              mean_nodes=counters["node_sum"][0] / n if n else np.nan)])
+                              # whole nodes: a float column would print as 3.318e+06
+                              mean_nodes=round(counters["node_sum"][0] / n) if n else np.nan)])
 
 
 def nodes_table(counters: dict) -> pd.DataFrame:
