@@ -254,6 +254,28 @@ def test_cli_commands(capsys):
     assert "redeal_limit" in capsys.readouterr().err
 
 
+def test_cli_solves_a_layout_of_ones_own_for_several_redeal_limits(capsys):
+    from analyzer.cli import main
+
+    # 3S comes up before 2S in the pass after the redeal and no house takes it: lost with fewer
+    # than two redeals (the stuck hand test), won with two or more
+    houses = ["--house", "KS", "--house", "QS", "--house", "JS", "--house", "TS"]
+    layout = [*houses, "--foundations", "1 0 13 13", "--waste", "3S 2S", "--hand", "9H"]
+    assert main(["rb", "solve", *layout, "--k", "0", "1", "2", "unlimited"]) == 0
+    out = capsys.readouterr().out
+    assert "waste [3S 2S]" in out and "h3 [TS]" in out
+    for k, outcome in (("0", "loss"), ("1", "loss"), ("2", "win"), ("∞", "win")):
+        assert f"layout: SOLO({k}, none) {outcome}" in out
+    for bad, message in (([*houses[:4], "--hand", "9H"], "--house 4 times"),
+                         ([*houses, "--hand", "9H 9H"], "more than 1"),
+                         ([*houses, "--hand", "9X"], "hand"),
+                         ([*houses, "--hand", "9H", "--redeals-used", "2", "--k", "1"], "used 2 redeals"),
+                         ([*houses, "--hand", "9H", "--redeals-used", "-1"], "redeals"),
+                         (["--seed", "3", "--k", "-5"], "redeal_limit")):
+        assert main(["rb", "solve", *bad]) == 2
+        assert message in capsys.readouterr().err
+
+
 def test_lookahead_beats_greedy_in_duplicate_play():
     # Every deal twice, packs (and so seats) swapped between the strategies; 95% interval of the
     # per-deal point difference above zero.

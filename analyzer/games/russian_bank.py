@@ -568,7 +568,8 @@ class SoloPosition:
         piles = {"stock": parse_pile(stock, "stock"), "hand": parse_pile(hand, "hand"),
                  "waste": parse_pile(waste, "waste"), **{f"house h{i}": h for i, h in enumerate(hs)}}
         _check_copies(piles, [13 * s + r for s in range(4) for r in range(found[s])], copies=1)
-        return cls(piles["stock"], hs, found, piles["hand"], piles["waste"], int(redeals))
+        return cls(piles["stock"], hs, found, piles["hand"], piles["waste"],
+                   parsing.integer("redeals", redeals, 0, 10**6))
 
     @classmethod
     def deal(cls, seed: int) -> "SoloPosition":
@@ -595,6 +596,8 @@ class SoloPosition:
             raise ValueError(f"priority must be none or strict, got {priority!r}")
         if k is not None and (isinstance(k, bool) or not isinstance(k, int) or k < 0):
             raise ValueError(f"k must be a non-negative integer or None (unlimited), got {k!r}")
+        if k is not None and self.redeals > k:
+            raise ValueError(f"this position has used {self.redeals} redeals, more than the limit k = {k}")
         model = _solo_model(model, k, priority, tempo)
         tt_bits = parsing.integer("tt_bits", tt_bits, *_INTS["tt_bits"])
         budget = parsing.integer("budget", budget, *_INTS["node_budget"])
@@ -617,6 +620,13 @@ class SoloPosition:
     def _piles(self) -> dict:
         return dict(stock=self.stock, houses=self.houses, foundations=self.foundations, hand=self.hand,
                     waste=self.waste)
+
+    def describe(self) -> str:
+        """The piles in from_piles notation (bottom -> top), one line each."""
+        return "\n".join([f"foundations (S H D C): {' '.join(str(f) for f in self.foundations)}",
+                          f"stock {fmt(self.stock)}",
+                          *(f"h{i} {fmt(h)}" for i, h in enumerate(self.houses)),
+                          f"hand {fmt(self.hand)}", f"waste {fmt(self.waste)}", f"redeals used: {self.redeals}"])
 
 
 @dataclass(frozen=True)
@@ -1207,9 +1217,19 @@ def register_cli(sub) -> None:
     play.add_argument("--set", dest="overrides", type=cli.option, action="append", default=[], metavar="KEY=VALUE")
     play.set_defaults(handler=_cmd_play)
 
-    solve = sub.add_parser("solve", help="decide SOLO(k, π) for the layout of one seed")
-    solve.add_argument("--seed", type=cli.seed, default=1)
-    solve.add_argument("--k", default="unlimited", help="redeal limit (default unlimited)")
+    solve = sub.add_parser("solve", help="decide SOLO(k, π) for one layout: a seed's deal, or piles of your own")
+    solve.add_argument("--seed", type=cli.seed, default=1, help="deal the layout of this seed (without piles)")
+    solve.add_argument("--k", nargs="+", default=["unlimited"],
+                       help="redeal limit, or several (e.g. --k 0 1 2 unlimited); default unlimited")
+    own = solve.add_argument_group("a layout of your own (piles bottom to top, as SoloPosition.from_piles)")
+    own.add_argument("--stock", help='the stock, its top card last, e.g. "9H 2C KD"')
+    own.add_argument("--house", action="append", metavar="CARDS",
+                     help='one house, bottom to top (a descending run in alternating colours, "" for an '
+                          'empty one); give it four times')
+    own.add_argument("--hand", help="the hand; its last card is turned first")
+    own.add_argument("--waste", help="the waste, the first discarded card first")
+    own.add_argument("--foundations", help="cards home per suit, S H D C (default 0 0 0 0)")
+    own.add_argument("--redeals-used", type=int, default=0, help="redeals already made (default 0)")
     solve.add_argument("--priority", default="none", choices=("none", "strict"))
     solve.add_argument("--budget", type=cli.count, default=10_000_000)
     solve.add_argument("--tempo", action="store_true", help="find D*, the fewest discards (or bounds on it)")
@@ -1283,12 +1303,25 @@ def _cmd_play(args) -> int:
 
 
 def _cmd_solve(args) -> int:
-    k = validate_option("redeal_limit", args.k)
-    pos = SoloPosition.deal(args.seed)
-    result = pos.solve(k, args.priority, budget=args.budget, tempo=args.tempo)
-    print(f"seed {args.seed}: SOLO({'∞' if k is None else k}, {args.priority}) {result.outcome} "
-          f"after {result.nodes:,} nodes ({result.model} model)"
-          + (f", D* = {result.tempo}" if result.tempo is not None else "")
-          + (f", D* in [{result.tempo_bounds[0]}, {result.tempo_bounds[1] if result.tempo_bounds[1] is not None else '∞'}]"
-             if result.tempo is None and result.tempo_bounds[0] is not None else ""))
+    limits = [validate_option("redeal_limit", k) for k in args.k]
+    piles = dict(stock=args.stock, houses=args.house, hand=args.hand, waste=args.waste,
+                 foundations=args.foundations)
+    if any(v is not None for v in piles.values()) or args.redeals_used:
+        if not args.house or len(args.house) != SOLO_HOUSES:
+            raise ValueError(f"a layout of your own needs --house {SOLO_HOUSES} times (\"\" for an empty "
+                             f"house), got {len(args.house or [])}")
+        pos = SoloPosition.from_piles(args.foundations or "0 0 0 0", args.stock or "", args.house,
+                                      args.hand or "", args.waste or "", redeals=args.redeals_used)
+        print(pos.describe())
+        name = "layout"
+    else:
+        pos = SoloPosition.deal(args.seed)
+        name = f"seed {args.seed}"
+    for k in limits:
+        result = pos.solve(k, args.priority, budget=args.budget, tempo=args.tempo)
+        print(f"{name}: SOLO({'∞' if k is None else k}, {args.priority}) {result.outcome} "
+              f"after {result.nodes:,} nodes ({result.model} model)"
+              + (f", D* = {result.tempo}" if result.tempo is not None else "")
+              + (f", D* in [{result.tempo_bounds[0]}, {result.tempo_bounds[1] if result.tempo_bounds[1] is not None else '∞'}]"
+                 if result.tempo is None and result.tempo_bounds[0] is not None else ""))
     return 0
