@@ -75,6 +75,19 @@ def test_stuck_hand_card_is_proven_at_the_root(k, waste, hand):
     assert pos.solve(k + 1, "none", relaxation=False).outcome == "win"
 
 
+def test_the_table_is_sized_for_the_budget(monkeypatch):
+    # A full table forgets positions and the search then meets them again and again (seed 3,
+    # SOLO(1, none), 10^7 nodes with 2^20 slots: 2^21 moves deep, unresolved at 3.3 M nodes), so
+    # by default the table may grow to twice the budget; an explicit size is kept.
+    sizes = []
+    solver = rb.core.SoloSolver
+    monkeypatch.setattr(rb.core, "SoloSolver", lambda bits: sizes.append(bits) or solver(bits))
+    for budget in (100, 10**6, 10**7, 10**9):
+        assert VECTORS["S1"].solve(budget=budget).outcome == "win"
+    VECTORS["S1"].solve(budget=10**7, tt_bits=18)
+    assert sizes == [14, 21, 25, 26, 18]
+
+
 @pytest.mark.parametrize("name, tempo", [("S1", 0), ("S3", 21), ("S4", 0)])
 def test_tempo(name, tempo):
     for priority in ("none", "strict"):

@@ -585,13 +585,17 @@ class SoloPosition:
 
     def solve(self, k: int | None = None, priority: str = "none", model: str = "auto",
               budget: int = 1_000_000, tempo: bool = False, dominance: bool = True, d3: bool = True,
-              tt_bits: int = 20, stuck_prune: bool = True, relaxation: bool = True,
+              tt_bits: int | None = None, stuck_prune: bool = True, relaxation: bool = True,
               free_cycling: bool = True) -> SoloResult:
         """Decide SOLO(k, priority) for this position (k=None: unlimited redeals). ``dominance``
         plays D1-safe foundation moves without branching; ``d3`` searches the open pool in the
         pool-placement normal form of §10.5 D3 (a conjecture, A/B-checked in the tests). In the
         literal model, ``relaxation`` first decides the position as SOLO(∞, none) in the open
-        pool, whose loss is a loss for every k and priority (F3); ``nodes`` counts both searches."""
+        pool, whose loss is a loss for every k and priority (F3); ``nodes`` counts both searches.
+        The table may grow to 2^tt_bits entries; by default to twice the budget (up to 2^26), since
+        a full table forgets positions, which the search then meets again and again (a search of
+        10^7 nodes with 2^20 slots went 2^21 moves deep and stopped unresolved at a third of its
+        budget). It grows only as the search needs it."""
         if priority not in ("none", "strict"):
             raise ValueError(f"priority must be none or strict, got {priority!r}")
         if k is not None and (isinstance(k, bool) or not isinstance(k, int) or k < 0):
@@ -599,8 +603,10 @@ class SoloPosition:
         if k is not None and self.redeals > k:
             raise ValueError(f"this position has used {self.redeals} redeals, more than the limit k = {k}")
         model = _solo_model(model, k, priority, tempo)
-        tt_bits = parsing.integer("tt_bits", tt_bits, *_INTS["tt_bits"])
         budget = parsing.integer("budget", budget, *_INTS["node_budget"])
+        if tt_bits is None:
+            tt_bits = min(max(budget.bit_length() + 1, 14), 26)
+        tt_bits = parsing.integer("tt_bits", tt_bits, *_INTS["tt_bits"])
         solver = core.SoloSolver(tt_bits)
         solver.set_position(self._core_dict())
         r = solver.solve(k, priority == "strict", model == "open_pool", dominance, tempo, budget, d3, stuck_prune,
@@ -1231,7 +1237,9 @@ def register_cli(sub) -> None:
     own.add_argument("--foundations", help="cards home per suit, S H D C (default 0 0 0 0)")
     own.add_argument("--redeals-used", type=int, default=0, help="redeals already made (default 0)")
     solve.add_argument("--priority", default="none", choices=("none", "strict"))
-    solve.add_argument("--budget", type=cli.count, default=10_000_000)
+    solve.add_argument("--budget", type=cli.count, default=10_000_000,
+                       help="node budget per search (default 1e7; the table grows as needed up to twice "
+                            "the budget, 32 bytes a slot: up to 1 GB at 1e7)")
     solve.add_argument("--tempo", action="store_true", help="find D*, the fewest discards (or bounds on it)")
     solve.set_defaults(handler=_cmd_solve)
 
@@ -1316,6 +1324,7 @@ def _cmd_solve(args) -> int:
         name = "layout"
     else:
         pos = SoloPosition.deal(args.seed)
+        print(pos.describe())
         name = f"seed {args.seed}"
     for k in limits:
         result = pos.solve(k, args.priority, budget=args.budget, tempo=args.tempo)
