@@ -301,6 +301,11 @@ def test_option_combinations():
         rb.resolve("default", dict(stock_before_hand=True))
     with pytest.raises(ValueError, match="unknown"):
         rb.resolve("default", dict(colour="red"))
+    # a node budget beyond the table: the message names the table size it needs
+    with pytest.raises(ValueError, match="set tt_bits=24 or more"):
+        rb.resolve("default", dict(node_budget="1e7"))
+    assert rb.resolve("default", dict(node_budget="1e7", tt_bits=24))["node_budget"] == 10**7
+    assert rb.resolve("default", dict(node_budget="1e9", tt_bits=28))["node_budget"] == 10**9  # the largest table
 
 
 @pytest.mark.parametrize("kwargs, words", [
