@@ -1320,20 +1320,18 @@ def _cmd_play(args) -> int:
 
 def _cmd_solve(args) -> int:
     limits = [validate_option("redeal_limit", k) for k in args.k]
-    piles = dict(stock=args.stock, houses=args.house, hand=args.hand, waste=args.waste,
-                 foundations=args.foundations)
-    if any(v is not None for v in piles.values()) or args.redeals_used:
+    own_piles = (args.stock, args.house, args.hand, args.waste, args.foundations)
+    if any(p is not None for p in own_piles) or args.redeals_used:
         if not args.house or len(args.house) != SOLO_HOUSES:
             raise ValueError(f"a layout of your own needs --house {SOLO_HOUSES} times (\"\" for an empty "
                              f"house), got {len(args.house or [])}")
         pos = SoloPosition.from_piles(args.foundations or "0 0 0 0", args.stock or "", args.house,
                                       args.hand or "", args.waste or "", redeals=args.redeals_used)
-        print(pos.describe())
         name = "layout"
     else:
         pos = SoloPosition.deal(args.seed)
-        print(pos.describe())
         name = f"seed {args.seed}"
+    print(pos.describe())
     for k in limits:
         result = pos.solve(k, args.priority, budget=args.budget, tempo=args.tempo)
         print(f"{name}: SOLO({'∞' if k is None else k}, {args.priority}) {result.outcome} "
