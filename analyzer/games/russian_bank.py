@@ -41,6 +41,8 @@ DEFAULTS: dict[str, Any] = dict(
     # SOLO solver (not rules of play): model, node budget per deal, table size, tempo search
     solo_model="auto", node_budget=1_000_000, tt_bits=20, dominance=True, pool_normal_form=True,
     stuck_prune=True, relaxation=True, free_cycling=True, tempo=False,
+    # the blind hindsight policy of SOLO(∞, none): stock orders drawn a decision, nodes a search
+    hindsight_samples=16, hindsight_budget=1_000,
 )
 PRESETS: dict[str, dict[str, Any]] = {
     "default": dict(DEFAULTS),
@@ -63,7 +65,8 @@ _BOOLS = ("auto_turn", "stock_before_hand", "stock_first_to_foundation", "sequen
           "tempo")
 _INTS = {"stall_turns": (1, 100_000), "max_turns": (1, 1_000_000), "max_actions_per_turn": (1, 1_000_000),
          "score_bonus": (0, 1000), "score_per_stock": (0, 100), "score_per_hand_waste": (0, 100),
-         "node_budget": (1, 10**11), "tt_bits": (12, 28)}
+         "node_budget": (1, 10**11), "tt_bits": (12, 28), "hindsight_samples": (1, 4096),
+         "hindsight_budget": (10, 10**7)}
 _SUBSETS = {"load_targets": ("stock", "waste"), "load_sources": ("hand", "house", "stock")}
 
 
@@ -622,13 +625,26 @@ class SoloPosition:
         return SoloResult(r["outcome"], r["nodes"], model, low if low is not None and low == high else None,
                           (low, high))
 
-    def play_blind(self, k: int | None = None, policy: str = "greedy") -> "BlindResult":
+    def play_blind(self, k: int | None = None, policy: str = "greedy", samples: int = DEFAULTS["hindsight_samples"],
+                   budget: int = DEFAULTS["hindsight_budget"], seed: int = 0) -> "BlindResult":
         """Play this position with a blind policy (§9.2 "Blind play"; see rb_blind.pxd for the end
         rule). ``greedy`` is G1 of §10.6 without loading; it plays a foundation move whenever one
-        exists, so its game is the same under both foundation priorities."""
-        r = core.blind_game(self._piles(), _blind_redeal_limit(k), _blind_policy(policy))
-        return BlindResult(r["end"], r["actions"], r["cards_left"], r["redeals"],
-                           [_blind_move_text(a) for a in r["played"]])
+        exists, so its game is the same under both foundation priorities. ``hindsight`` plays
+        SOLO(∞, none) only (k=None): it draws ``samples`` orders of the face-down stock cards at
+        each decision (from ``seed``), decides every candidate move in each with the solver
+        (``budget`` nodes) and plays the one that wins most often (rb_hindsight.pxd)."""
+        _blind_redeal_limit(k)
+        if _blind_policy(policy) != "hindsight":
+            r = core.blind_game(self._piles(), k, policy)
+            return BlindResult(r["end"], r["actions"], r["cards_left"], r["redeals"],
+                               [_blind_move_text(a) for a in r["played"]])
+        _hindsight_game_limits(k, "none")
+        samples = parsing.integer("samples", samples, *_INTS["hindsight_samples"])
+        budget = parsing.integer("budget", budget, *_INTS["hindsight_budget"])
+        seed = parsing.integer("seed", seed, 0, 2**63 - 1)
+        r = core.hindsight_game(self._core_dict(), samples, budget, np.random.PCG64(seed))
+        return BlindResult("resigned" if r["resigned"] else r["end"], len(r["moves"]), r["cards_left"], 0,
+                           [_hindsight_move_text(*m) for m in r["moves"]])
 
     def _piles(self) -> dict:
         return dict(stock=self.stock, houses=self.houses, foundations=self.foundations, hand=self.hand,
@@ -644,8 +660,10 @@ class SoloPosition:
 
 @dataclass(frozen=True)
 class BlindResult:
-    end: str                  # win, stuck (no action left: lost) or cycle (k = ∞, the position repeats: lost)
-    actions: int              # card moves and discards
+    # win, stuck (no action left: lost), cycle (k = ∞, the position repeats: lost) or, for the
+    # hindsight policy, resigned (no move won in any sampled stock order: lost)
+    end: str
+    actions: int              # card moves and discards (hindsight: moves, each with its pool cards)
     cards_left: int           # in stock, hand and waste at the end
     redeals: int
     moves: list[str] = field(default_factory=list)
@@ -655,7 +673,7 @@ class BlindResult:
         return self.end == "win"
 
 
-BLIND_POLICIES = ("greedy",)
+BLIND_POLICIES = ("greedy", "hindsight")
 
 
 def _blind_policy(policy: str) -> str:
@@ -668,6 +686,21 @@ def _blind_redeal_limit(k):
     if k is not None and (isinstance(k, bool) or not isinstance(k, int) or k < 0):
         raise ValueError(f"k must be a non-negative integer or None (unlimited), got {k!r}")
     return k
+
+
+def _hindsight_game_limits(k, priority: str) -> None:
+    if k is not None or priority != "none":
+        raise ValueError(f"the hindsight policy plays SOLO(∞, none) only (its blind player may bring up any "
+                         f"hand card at no cost, §9.2), not SOLO({_k_text(k)}, {priority}): use "
+                         f"redeal_limit=unlimited and foundation_priority=none")
+
+
+def _hindsight_move_text(source: str, card: int, target: str, pool: list, stock: int) -> str:
+    """A hindsight move as text: `stock 9S→h2 on 10H from the pool`, `h1 5C→F after 3C 4C from the pool`."""
+    if not pool:
+        return f"{source} {card_name(card)}→{target}"
+    cards = " ".join(card_name(c) for c in pool)
+    return f"{source} {card_name(card)}→{target} {'after' if target == 'F' else 'on'} {cards} from the pool"
 
 
 def _blind_move_text(a: int) -> str:
@@ -729,17 +762,26 @@ def _compare_kernel(bit_generators, n_deals: int, rules: dict, strategies: dict)
 
 
 
+def _blind_shard_options(rules: dict, policy: str) -> dict:
+    if policy == "hindsight":
+        _hindsight_game_limits(rules["redeal_limit"], rules["foundation_priority"])
+    return dict(k=rules["redeal_limit"], policy=policy, samples=rules["hindsight_samples"],
+                sample_budget=rules["hindsight_budget"])
+
+
 def _blind_kernel(bit_generators, n_deals: int, rules: dict, strategies: dict) -> dict[str, np.ndarray]:
-    return core.blind_shard(bit_generators[0], n_deals,
-                            dict(k=check_rules(dict(rules))["redeal_limit"], policy=strategies["player"]))
+    # stream 1 feeds the hindsight policy's draws
+    return core.blind_shard(bit_generators[0], n_deals, _blind_shard_options(check_rules(dict(rules)), strategies["player"]),
+                            policy_bitgen=bit_generators[1])
 
 
 def _blind_paired_kernel(bit_generators, n_deals: int, rules: dict, strategies: dict) -> dict[str, np.ndarray]:
     rules = check_rules(dict(rules))
     if rules["tempo"]:
         raise ValueError("the paired blind analysis decides the layouts; it has no tempo mode (tempo=false)")
-    return core.blind_shard(bit_generators[0], n_deals, dict(k=rules["redeal_limit"], policy=strategies["player"],
-                                                             solve=_solo_options(rules)))
+    return core.blind_shard(bit_generators[0], n_deals,
+                            dict(_blind_shard_options(rules, strategies["player"]), solve=_solo_options(rules)),
+                            policy_bitgen=bit_generators[1])
 
 _STRATEGY_NAMES = ("greedy", "lookahead", "random")
 COMPARE_SHARD = 2_000       # duplicate deals per shard: a few seconds of play, so workers share the load
@@ -753,11 +795,11 @@ GAME = Game(
         "solo": Analysis("solo", "SOLO(k, π) solvability of random one-player layouts (exact search per deal)",
                          _solo_kernel, summary=lambda *a: solo_summary(*a), results_since=_solo_results_since),
         "blind": Analysis("blind", "SOLO(k, π) layouts played by a blind policy (§9.2): win rate W_σ(k, π), "
-                          "actions, cards left, redeals", _blind_kernel, strategies={"player": BLIND_POLICIES},
+                          "actions, cards left, redeals", _blind_kernel, streams=2, strategies={"player": BLIND_POLICIES},
                           summary=lambda *a: blind_summary(*a)),
         "blind_paired": Analysis("blind_paired", "the blind analysis with every layout also decided by the "
                                  "SOLO solver: blind outcome x thoughtful outcome per deal", _blind_paired_kernel,
-                                 strategies={"player": BLIND_POLICIES}, summary=lambda *a: blind_paired_summary(*a)),
+                                 streams=2, strategies={"player": BLIND_POLICIES}, summary=lambda *a: blind_paired_summary(*a)),
         "duel": Analysis("duel", "two-player games with named strategies: first/second/draw rates, length, score",
                          _duel_kernel, streams=2,
                          strategies={"first": _STRATEGY_NAMES, "second": _STRATEGY_NAMES},
@@ -921,6 +963,18 @@ def blind_table(counters: dict, label: str = "") -> pd.DataFrame:
     n = int(counters["deals"][0])
     win, stuck, cycle = (int(x) for x in counters["outcome"])
     left = counters["cards_left_hist"]
+    if "hindsight" in counters:       # the hindsight policy (open pool: no discards, no redeals)
+        resigned, decisions, solves, nodes, truncated = (int(x) for x in counters["hindsight"])
+        return pd.DataFrame([
+            _rate(label, "win", win, n), _rate(label, "lost: no move", stuck - resigned, n),
+            _rate(label, "lost: resigned (no move won in any sampled stock order)", resigned, n),
+            _rate(label, "lost: a position came up a third time", cycle, n),
+            _mean(label, "mean moves per game", counters["actions"][0], n),
+            _mean(label, "mean cards left when lost", histogram_moments(left)[1], n - win),
+            _mean(label, "mean sampled decisions per game", decisions, n),
+            _mean(label, "mean solver searches per game", solves, n),
+            _mean(label, "mean solver nodes per game", nodes, n),
+            _rate(label, "move lists cut short (must be 0)", truncated, n)])
     rows = [_rate(label, "win", win, n), _rate(label, "lost: no action left", stuck, n),
             _rate(label, "lost: cycle (k = ∞, the position repeats)", cycle, n),
             _mean(label, "mean actions per game", counters["actions"][0], n),
@@ -943,6 +997,8 @@ def paired_table(counters: dict, label: str = "") -> pd.DataFrame:
         _rate(label, "blind won, of the solver's wins", int(p[0, 0]), solved_w),
         _rate(label, "blind won, of the unresolved deals", int(p[0, 2]), unresolved),
         _rate(label, "blind wins the solver lost (must be 0)", int(p[0, 1]), n),
+        # a blind win is a solver win, so this is the thoughtful rate minus the blind one, deal by deal
+        _rate(label, "the gap: solver won, blind lost", int(p[1, 0]), n),
     ])
 
 # ---------------------------------------------------------------------------------------------
@@ -1094,7 +1150,8 @@ REPORT_BLIND = ((None, "none"), (None, "strict"), (0, "strict"), (1, "strict"), 
 
 
 def blind_section(ctx, thoughtful):
-    """W_greedy(k, π) beside the thoughtful SOLO(∞, none) interval, and the paired statement."""
+    """W_greedy(k, π) and W_hindsight(∞, none) beside the thoughtful SOLO(∞, none) interval, and
+    both policies paired with the solver on the same layouts."""
     from ..report import Section, distribution_plot, rate_bars
 
     rows, tables, left = [], [], {}
@@ -1117,6 +1174,17 @@ def blind_section(ctx, thoughtful):
                          strategies=dict(player="greedy"), shard_size=SOLO_SHARD)
     paired = paired_table(paired_run.counters, "greedy SOLO(∞, none) vs the solver").set_index("event")
     of_wins = paired.loc["blind won, of the solver's wins"]
+    # the hindsight policy on the same layouts, each also decided by the solver
+    hindsight_run = ctx.run("russian_bank", "blind_paired", "default", deals, overrides,
+                            strategies=dict(player="hindsight"), shard_size=SOLO_SHARD)
+    hindsight_label = "hindsight SOLO(∞, none)"
+    hindsight = blind_table(hindsight_run.counters, hindsight_label)
+    tables.append(hindsight)
+    rows.insert(len(rows) - 1, hindsight[hindsight.event == "win"])     # beside the thoughtful row
+    h_paired = paired_table(hindsight_run.counters, f"{hindsight_label} vs the solver").set_index("event")
+    h_of_wins, h_gap = h_paired.loc["blind won, of the solver's wins"], h_paired.loc["the gap: solver won, blind lost"]
+    h_win = hindsight.set_index("event").loc["win"]
+    samples, budget = (hindsight_run.config.rule_options[k] for k in ("hindsight_samples", "hindsight_budget"))
     rates = pd.concat(rows, ignore_index=True)
     section = Section(
         "Russian Bank: blind play of the SOLO game",
@@ -1134,13 +1202,27 @@ def blind_section(ctx, thoughtful):
         f"greedy won {100 * of_wins.estimate:.1f}% [{100 * of_wins.ci_low:.1f}%, {100 * of_wins.ci_high:.1f}%], "
         f"and it won none the solver lost (as it must: a blind win is a winning line). The gap "
         "between blind and thoughtful play is large for G1: it never reorders the houses, so it "
-        "cannot free the landing spots that thoughtful play builds; §9.2 expects the best blind "
-        "rate to be close to the thoughtful one in SOLO(∞, none), so this is a weak lower bound.",
-        tables=[("Blind win rates W_greedy(k, π) beside thoughtful SOLO(∞, none)", rates),
+        "cannot free the landing spots that thoughtful play builds, so it is a weak lower bound. "
+        "'hindsight' measures what the face-down cards cost a strong player. In SOLO(∞, none) a blind "
+        "player can turn the whole hand round for free, so he knows every card but the order of the "
+        "face-down stock (§9.2), and the game is the open-pool game. At every position with a choice "
+        f"the policy draws {samples} orders of the face-down stock cards, decides the position after "
+        f"each candidate move in each order with the solver ({budget:,} nodes a search), and plays the "
+        "move that wins in the most orders (hindsight optimisation, §10.6 policy 4); ties go to the "
+        "position met least often in the game, then to the one furthest on. It resigns when no move "
+        "wins in any order, and a game that comes to the same position a third time is lost. On the "
+        f"same {int(h_paired.loc['solver won', 'n']):,} layouts it won {100 * h_win.estimate:.1f}% "
+        f"[{100 * h_win.ci_low:.1f}%, {100 * h_win.ci_high:.1f}%], {100 * h_of_wins.estimate:.1f}% of the "
+        f"deals the solver won; the paired gap (solver won, hindsight lost) is {100 * h_gap.estimate:.1f}% "
+        f"[{100 * h_gap.ci_low:.1f}%, {100 * h_gap.ci_high:.1f}%] of all deals. The policy is a lower bound "
+        "for the best blind player: a sampled order lets the solver plan for stock cards the player "
+        "cannot see yet (strategy fusion), so part of the gap is the policy's, not the information's.",
+        tables=[("Blind win rates W_σ(k, π) beside thoughtful SOLO(∞, none)", rates),
                 ("Blind SOLO games in detail", pd.concat(tables, ignore_index=True)),
-                ("Paired: greedy's outcome on the layouts the solver decided", paired.reset_index())],
+                ("Paired: greedy's outcome on the layouts the solver decided", paired.reset_index()),
+                ("Paired: hindsight's outcome on the layouts the solver decided", h_paired.reset_index())],
     )
-    section.figures.append(("Blind win rates W_greedy(k, π) with 95% intervals, and thoughtful SOLO(∞, none) "
+    section.figures.append(("Blind win rates W_σ(k, π) with 95% intervals, and thoughtful SOLO(∞, none) "
                             "solvability with its §10.8 interval.", rate_bars(rates.assign(label=rates.pair), "label")))
     section.figures.append(("Cards left in stock, hand and waste when the game ends (0 = won), by variant.",
                             distribution_plot(left, "cards left at the end")))

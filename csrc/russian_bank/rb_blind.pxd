@@ -39,6 +39,7 @@ cdef enum:
     BL_STUCK = 2
     BL_CYCLE = 3
     POLICY_GREEDY = 0
+    POLICY_HINDSIGHT = 1         # SOLO(∞, none) only: rb_hindsight.pxd (not a blind_choose policy)
 
 cdef struct Blind:
     uint8_t stock[DECK_STOCK]    # bottom -> top

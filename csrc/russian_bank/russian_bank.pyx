@@ -38,6 +38,8 @@
 # at r-2 and the other same-colour one at r-3; proof at foundation_next) are played without
 # branching (option dominance=False turns this off for A/B checks).
 
+from contextlib import nullcontext
+
 import numpy as np
 cimport numpy as cnp
 from libc.stdint cimport uint8_t, uint32_t, uint64_t, int32_t, int64_t
@@ -51,6 +53,7 @@ from rb_rules cimport *
 from rb_strategies cimport *
 from rb_solo cimport *
 from rb_blind cimport *
+from rb_hindsight cimport *
 
 cnp.import_array()
 build_card_tables()
@@ -425,6 +428,32 @@ def deal_packs(object bit_generator):
     return [packs[0][j] for j in range(N_KINDS)], [packs[1][j] for j in range(N_KINDS)]
 
 
+cdef int solo_load(SoloCtx *x, Solo *root, dict pos) except -1:
+    """Set x's layout and root from a position dict (SoloSolver.set_position)."""
+    memset(root, 0, sizeof(Solo))
+    stock = pos["stock"]
+    for i, c in enumerate(stock):
+        x.stock[i] = c
+    root.stock_n = len(stock)
+    for h in range(SOLO_HOUSES):
+        for c in pos["houses"][h]:
+            house_push(root, h, c)
+    for s in range(4):
+        root.found[s] = pos["foundations"][s]
+    order = pos["order"]
+    x.order_n = len(order)
+    for i in range(N_KINDS):
+        x.index_of[i] = -1
+    for i, c in enumerate(order):
+        x.order[i] = c
+        x.index_of[c] = i
+        root.poolk |= <uint64_t>1 << c
+    root.pool = (<uint64_t>1 << len(order)) - 1 if order else 0
+    root.pos = pos["waste_n"]
+    root.redeals = pos.get("redeals", 0)
+    return 0
+
+
 cdef class SoloSolver:
     """The SOLO(k, pi) solver for one position at a time (tests, single-position API)."""
 
@@ -445,27 +474,7 @@ cdef class SoloSolver:
         """pos: stock (kinds bottom -> top), houses (4 lists), foundations (4 heights), order (the
         cyclic turning order: the waste bottom -> top, then the hand top -> bottom) and waste_n
         (how many cards at the start of the order are on the waste)."""
-        memset(&self.root, 0, sizeof(Solo))
-        stock = pos["stock"]
-        for i, c in enumerate(stock):
-            self.x.stock[i] = c
-        self.root.stock_n = len(stock)
-        for h in range(SOLO_HOUSES):
-            for c in pos["houses"][h]:
-                house_push(&self.root, h, c)
-        for s in range(4):
-            self.root.found[s] = pos["foundations"][s]
-        order = pos["order"]
-        self.x.order_n = len(order)
-        for i in range(N_KINDS):
-            self.x.index_of[i] = -1
-        for i, c in enumerate(order):
-            self.x.order[i] = c
-            self.x.index_of[c] = i
-            self.root.poolk |= <uint64_t>1 << c
-        self.root.pool = (<uint64_t>1 << len(order)) - 1 if order else 0
-        self.root.pos = pos["waste_n"]
-        self.root.redeals = pos.get("redeals", 0)
+        solo_load(&self.x, &self.root, pos)
 
     def deal(self, pack):
         cdef uint8_t d[N_KINDS]
@@ -615,7 +624,7 @@ def solo_shard(object deal_bitgen, int n_deals, dict options):
 # ---------------------------------------------------------------------------------------------
 # Blind play of the SOLO game (rb_blind.pxd)
 
-BLIND_POLICIES = {"greedy": POLICY_GREEDY}
+BLIND_POLICIES = {"greedy": POLICY_GREEDY, "hindsight": POLICY_HINDSIGHT}
 BLIND_ENDS = ("running", "win", "stuck", "cycle")
 BLIND_DISCARD = BL_DISCARD
 
@@ -676,6 +685,78 @@ def blind_game(dict pos, k=None, policy="greedy"):
                 redeals=b.redeals, played=played)
 
 
+cdef int hindsight_contexts(SoloCtx *x, SoloCtx *sx, int64_t sample_budget) except -1:
+    """The two contexts of the hindsight policy (rb_hindsight.pxd): x holds the true deal and
+    never searches; sx gets the drawn stock orders and runs the samples' searches, SOLO(∞, none)
+    in the open pool with D1, D3 and the stuck test, its table sized for the budget."""
+    options = dict(k=None, strict=False, open_pool=True, dominance=True, d3=True, tempo=False,
+                   budget=sample_budget)
+    solver_setup(x, dict(options, tt_bits=TT_MIN_BITS))
+    try:
+        solver_setup(sx, dict(options, tt_bits=min(max(int(sample_budget).bit_length() + 1, TT_MIN_BITS), 26)))
+    except MemoryError:
+        ctx_free(x)
+        raise
+    return 0
+
+
+cdef tuple hindsight_move(const SoloCtx *x, const Solo *s, uint32_t mv):
+    """A move of the open pool (D3 normal form) in s as (source, card, target, pool cards): the
+    source is stock, pool or h0..h3, the target F or h0..h3; the pool cards go first (home
+    below the card, or onto the target house, highest first, with the card on them)."""
+    cdef int src = (mv >> 3) & 63, dst = mv & 7, m = (mv >> S_CHAIN_SHIFT) & 15, choices = mv >> S_CHOICE_SHIFT
+    cdef int c, h
+    if src == S_SRC_STOCK:
+        where, c = "stock", x.stock[s.stock_n - 1]
+    elif src >= S_SRC_POOL:
+        where, c = "pool", x.order[src - S_SRC_POOL]
+    else:
+        h = src - S_SRC_HOUSE
+        where, c = f"h{h}", s.house[h][s.house_n[h] - 1]
+    if dst == 0:
+        return where, c, "F", [suit_of(c) * N_RANKS + s.found[suit_of(c)] + j for j in range(m)]
+    return where, c, f"h{dst - 1}", [chain_kind(c, j, choices) for j in range(m, 0, -1)]
+
+
+def hindsight_game(dict pos, int samples, long long sample_budget, object bit_generator):
+    """Play a SOLO position as SOLO(∞, none) with the hindsight policy (rb_hindsight.pxd): samples
+    stock orders a decision, sample_budget nodes a search, draws from bit_generator. pos as
+    SoloSolver.set_position takes it. Returns end, resigned, the moves played (source, card,
+    target, pool cards, stock cards before the move), cards_left, decisions, solves, nodes."""
+    cdef SoloCtx x, sx
+    cdef Solo s, t
+    cdef Hindsight h
+    cdef Rng rng
+    cdef int r
+    cdef uint32_t played[HS_MAX_MOVES]
+    cdef uint8_t played_stock[HS_MAX_MOVES]
+    if samples < 1:
+        raise ValueError(f"the hindsight policy needs at least one sample, got {samples}")
+    hindsight_contexts(&x, &sx, sample_budget)
+    try:
+        solo_load(&x, &s, pos)
+        solo_copy_layout(&sx, &x)
+        t = s
+        h.samples = samples
+        h.played = played
+        h.played_stock = played_stock
+        rng_init(&rng, bitgen_pointer(bit_generator))
+        with bit_generator.lock, nogil:
+            r = hindsight_play(&x, &sx, &s, &rng, &h)
+        if r < 0:
+            raise MemoryError("cannot allocate the hindsight policy's buffers")
+        moves = []
+        for i in range(h.moves):
+            solo_normalize(&x, &t)
+            moves.append(hindsight_move(&x, &t, played[i]) + (played_stock[i],))
+            solo_apply(&x, &t, played[i])
+    finally:
+        ctx_free(&x)
+        ctx_free(&sx)
+    return dict(end=BLIND_ENDS[h.end], resigned=bool(h.resigned), moves=moves, cards_left=hindsight_cards_left(&s),
+                decisions=h.decisions, solves=h.solves, nodes=h.nodes, truncated=bool(h.truncated))
+
+
 def solo_deal_stream(object bit_generator, Py_ssize_t n_deals):
     """The packs of the first n_deals SOLO layouts of a dealing stream, exactly as solo_shard and
     blind_shard deal them (one pack reshuffled in place from one deal to the next)."""
@@ -692,31 +773,47 @@ def solo_deal_stream(object bit_generator, Py_ssize_t n_deals):
     return packs
 
 
-def blind_shard(object deal_bitgen, int n_deals, dict options, rows=None):
+def blind_shard(object deal_bitgen, int n_deals, dict options, rows=None, object policy_bitgen=None):
     """Play n_deals random SOLO layouts (dealt as solo_shard deals them, so the same stream gives
     the same layouts) with a blind policy. options: k (None = unlimited), policy, and solve: None,
     or solo_shard's solver options to decide every layout as well (paired counters).
+    The policy hindsight (k = None only; rb_hindsight.pxd) also takes samples and sample_budget,
+    and draws its stock orders from policy_bitgen.
     Counters: outcome (win, stuck, cycle), actions (sum), cards_left_hist (cards in stock, hand
     and waste at the end), redeals_hist; with solve also paired[blind win / loss, solver win /
-    loss / unresolved] and node_sum. rows, if given (int32, shape (n_deals, 4)), receives every
-    game's end, actions, cards left and redeals."""
+    loss / unresolved] and node_sum; with hindsight also hindsight[resigned, decisions, solves,
+    nodes, truncated]. rows, if given (int32, shape (n_deals, 4)), receives every game's end,
+    actions, cards left and redeals."""
     cdef Blind *b = <Blind *>malloc(sizeof(Blind))
-    cdef SoloCtx x
-    cdef Solo root
-    cdef Rng rng
+    cdef SoloCtx x, hx, sx
+    cdef Solo root, hroot
+    cdef Hindsight hs
+    cdef Rng rng, prng
     cdef uint8_t pack[N_KINDS]
-    cdef int i, res, k = blind_k(options["k"]), pol = blind_policy(options["policy"])
+    cdef int i, res, end, actions, left_n, redeals, failed = 0
+    cdef int k = blind_k(options["k"]), pol = blind_policy(options["policy"])
     solve = options.get("solve")
-    cdef bint solving = solve is not None, keep_rows = rows is not None
+    cdef bint solving = solve is not None, keep_rows = rows is not None, hindsight = pol == POLICY_HINDSIGHT
     cdef int32_t[:, ::1] out_rows
+    cdef int64_t[::1] hc
     if b == NULL:
         raise MemoryError()
-    if keep_rows:
-        if not (isinstance(rows, np.ndarray) and rows.dtype == np.int32 and rows.ndim == 2
-                and rows.shape[0] >= n_deals and rows.shape[1] == 4):
-            free(b)
-            raise ValueError("rows must be an int32 array of shape (n_deals, 4)")
-        out_rows = rows
+    try:
+        if keep_rows:
+            if not (isinstance(rows, np.ndarray) and rows.dtype == np.int32 and rows.ndim == 2
+                    and rows.shape[0] >= n_deals and rows.shape[1] == 4):
+                raise ValueError("rows must be an int32 array of shape (n_deals, 4)")
+            out_rows = rows
+        if solving and solve["k"] != options["k"]:
+            raise ValueError("the paired solver must use the blind game's redeal limit")
+        if hindsight:
+            if k != UNLIMITED:
+                raise ValueError("the hindsight policy plays SOLO(∞, none) only (k = None)")
+            if policy_bitgen is None or options.get("samples", 0) < 1:
+                raise ValueError("the hindsight policy needs policy_bitgen and samples >= 1")
+    except ValueError:
+        free(b)
+        raise
     counters = dict(deals=np.array([n_deals], dtype=np.int64), outcome=np.zeros(3, dtype=np.int64),
                     actions=np.zeros(1, dtype=np.int64), cards_left_hist=np.zeros(N_KINDS + 1, dtype=np.int64),
                     redeals_hist=np.zeros(REDEAL_BINS, dtype=np.int64))
@@ -725,9 +822,6 @@ def blind_shard(object deal_bitgen, int n_deals, dict options, rows=None):
     cdef int64_t[:, ::1] paired
     cdef int64_t[::1] ns
     if solving:
-        if solve["k"] != options["k"]:
-            free(b)
-            raise ValueError("the paired solver must use the blind game's redeal limit")
         counters["paired"] = np.zeros((2, 3), dtype=np.int64)
         counters["node_sum"] = np.zeros(1, dtype=np.int64)
         paired = counters["paired"]
@@ -737,32 +831,65 @@ def blind_shard(object deal_bitgen, int n_deals, dict options, rows=None):
         except MemoryError:
             free(b)
             raise
+    if hindsight:
+        counters["hindsight"] = np.zeros(5, dtype=np.int64)
+        hc = counters["hindsight"]
+        try:
+            hindsight_contexts(&hx, &sx, options["sample_budget"])
+        except MemoryError:
+            free(b)
+            if solving:
+                ctx_free(&x)
+            raise
+        hs.samples = options["samples"]
+        hs.played = NULL
+        hs.played_stock = NULL
+        rng_init(&prng, bitgen_pointer(policy_bitgen))
     rng_init(&rng, bitgen_pointer(deal_bitgen))
     for i in range(N_KINDS):
         pack[i] = i
     try:
-        with deal_bitgen.lock, nogil:
+        with deal_bitgen.lock, (policy_bitgen.lock if hindsight else nullcontext()), nogil:
             for i in range(n_deals):
                 rng_partial_shuffle(&rng, pack, N_KINDS, N_KINDS - 1)
-                blind_deal(b, pack, k)
-                blind_play(b, pol)
-                out[b.end - BL_WIN] += 1
-                acts[0] += b.actions
-                left[blind_cards_left(b)] += 1
-                rh[min(b.redeals, REDEAL_BINS - 1)] += 1
+                if hindsight:
+                    solo_deal(&hx, &hroot, pack)
+                    solo_copy_layout(&sx, &hx)
+                    if hindsight_play(&hx, &sx, &hroot, &prng, &hs) < 0:
+                        failed = 1
+                        break
+                    end, actions, left_n, redeals = hs.end, hs.moves, hindsight_cards_left(&hroot), 0
+                    hc[0] += hs.resigned
+                    hc[1] += hs.decisions
+                    hc[2] += hs.solves
+                    hc[3] += hs.nodes
+                    hc[4] += hs.truncated
+                else:
+                    blind_deal(b, pack, k)
+                    blind_play(b, pol)
+                    end, actions, left_n, redeals = b.end, b.actions, blind_cards_left(b), b.redeals
+                out[end - BL_WIN] += 1
+                acts[0] += actions
+                left[left_n] += 1
+                rh[min(redeals, REDEAL_BINS - 1)] += 1
                 if keep_rows:
-                    out_rows[i, 0] = b.end
-                    out_rows[i, 1] = b.actions
-                    out_rows[i, 2] = blind_cards_left(b)
-                    out_rows[i, 3] = b.redeals
+                    out_rows[i, 0] = end
+                    out_rows[i, 1] = actions
+                    out_rows[i, 2] = left_n
+                    out_rows[i, 3] = redeals
                 if solving:
                     solo_deal(&x, &root, pack)
                     res = solo_search(&x, &root)
                     # columns: solver win, loss, unresolved
-                    paired[0 if b.end == BL_WIN else 1, 0 if res == RES_WIN else (1 if res == RES_LOSS else 2)] += 1
+                    paired[0 if end == BL_WIN else 1, 0 if res == RES_WIN else (1 if res == RES_LOSS else 2)] += 1
                     ns[0] += x.nodes
     finally:
         free(b)
         if solving:
             ctx_free(&x)
+        if hindsight:
+            ctx_free(&hx)
+            ctx_free(&sx)
+    if failed:
+        raise MemoryError("cannot allocate the hindsight policy's buffers")
     return counters
