@@ -266,12 +266,20 @@ def test_cli_solves_a_layout_of_ones_own_for_several_redeal_limits(capsys):
     assert "waste [3S 2S]" in out and "h3 [TS]" in out
     for k, outcome in (("0", "loss"), ("1", "loss"), ("2", "win"), ("∞", "win")):
         assert f"layout: SOLO({k}, none) {outcome}" in out
+    # the line of SOLO(2, none): 9H goes on TS and the waste comes round; 3S, now on top, waits
+    # on the waste while 2S comes up and goes home; the second redeal brings 3S up again
+    assert main(["rb", "solve", *layout, "--k", "2", "--line"]) == 0
+    out = capsys.readouterr().out
+    assert "1. hand 9H→h3 (then the waste is turned over: redeal)" in out
+    assert "2. discard 3S; then home: 2S (then the waste is turned over: redeal)" in out
+    assert "3. hand 3S→F" in out and "4." not in out
     for bad, message in (([*houses[:4], "--hand", "9H"], "--house 4 times"),
                          ([*houses, "--hand", "9H 9H"], "more than 1"),
                          ([*houses, "--hand", "9X"], "hand"),
                          ([*houses, "--hand", "9H", "--redeals-used", "2", "--k", "1"], "used 2 redeals"),
                          ([*houses, "--hand", "9H", "--redeals-used", "-1"], "redeals"),
-                         (["--seed", "3", "--k", "-5"], "redeal_limit")):
+                         (["--seed", "3", "--k", "-5"], "redeal_limit"),
+                         (["--seed", "3", "--tempo", "--line"], "--line")):
         assert main(["rb", "solve", *bad]) == 2
         assert message in capsys.readouterr().err
 

@@ -402,3 +402,89 @@ def test_deals_are_unresolved_only_at_the_node_budget():
     counters = core.solo_shard(shard_bit_generators(2026, 76, 1)[0], 85, rb._solo_options(rb.check_rules(rules)))
     unresolved = counters["nodes_hist"][2]
     assert unresolved[:5].sum() == 0 and unresolved[5] == counters["outcome"][2]
+
+
+def replay_literal(pos, steps, k, strict):
+    """Play a winning line of the literal model in the slow reference game (every action checked
+    legal there, strict filter included); returns the reference game at the end."""
+    from russian_bank_blind_reference import DISCARD, HAND, HOUSE, STOCK, SoloGame
+    from russian_bank_reference import rank, suit
+    game = SoloGame(pos.stock, pos.houses, pos.hand, pos.waste, pos.foundations, k=k, strict=strict)
+    game.redeals = pos.redeals
+    sources = {"stock": STOCK, "hand": HAND, "cycled": HAND, **{f"h{h}": HOUSE + h for h in range(4)}}
+    discarded = [None]
+
+    def discard():
+        discarded[0] = game.hand[-1]
+        game.apply(DISCARD)
+
+    def turn_until(done):                     # free cycling (k = ∞): discard round the hand
+        assert k is None
+        for _ in range(len(game.hand) + len(game.waste) + 1):
+            if done():
+                return
+            discard()
+        raise AssertionError("the hand never came round")
+
+    for source, card, target, pool, turned, home, redeals in steps:
+        assert not pool                       # chains of pool cards belong to the open pool
+        if source == "cycled":
+            turn_until(lambda: game.hand and game.hand[-1] == card)
+        if turned >= 0:                       # the move is made with the hand just past that card
+            turn_until(lambda: discarded[0] == turned)
+        if source is not None:                # None: the cards that go home at the start
+            src = sources[source]
+            assert dict(game.sources()).get(src) == card, (source, card)
+            if target == "waste":
+                discard()
+            else:
+                game.apply(src * 8 + ("F", "h0", "h1", "h2", "h3").index(target))
+        left = list(home)                     # the cards that went home by themselves, in any order
+        while left:
+            playable = [(s, c) for s, c in game.sources() if c in left and game.found[suit(c)] == rank(c)]
+            assert playable, (left, game.sources())
+            game.apply(playable[0][0] * 8)
+            left.remove(playable[0][1])
+    return game
+
+
+@pytest.mark.parametrize("k,priority", [(None, "none"), (None, "strict"), (2, "none"), (3, "strict")])
+def test_a_winning_line_is_played_out_move_by_move(k, priority):
+    # The line the search returns with a win, replayed in the reference game (literal model) or
+    # in the open pool (SOLO(∞, none)): every move legal, every card home at the end.
+    from test_russian_bank_hindsight import OpenPool
+    wins = 0
+    for seed in range(25):
+        pos = rb.SoloPosition.deal(seed)
+        result = pos.solve(k, priority, budget=100_000, line=True)
+        if result.outcome != "win":
+            assert result.line is None
+            continue
+        wins += 1
+        solver_line = _solver_line(pos, k, priority)
+        assert rb._line_text(solver_line) == result.line
+        if result.model == "open_pool":
+            game = OpenPool(pos._core_dict())             # it plays the cards of the start itself
+            assert solver_line[0][0] is None
+            for i, (source, card, target, pool, turned, home, redeals) in enumerate(solver_line[1:], 1):
+                before = {13 * s + r for s in range(4) for r in range(game.found[s])}
+                game.play(source, card, target, pool, len(game.stock))
+                went = {13 * s + r for s in range(4) for r in range(game.found[s])} - before
+                went -= set(pool) | {card} if target == "F" else set()
+                # the search stops at the win (stock and pool empty): house cards may stay out
+                assert set(home) == went if i < len(solver_line) - 1 else set(home) <= went
+                assert redeals == 0 and turned == -1
+            assert game.cards_left() == 0
+        else:
+            game = replay_literal(pos, solver_line, k, priority == "strict")
+            assert game.cards_left() == 0
+    assert wins >= (5 if k is not None else 10)
+
+
+def _solver_line(pos, k, priority):
+    from analyzer._core import russian_bank as core
+    solver = core.SoloSolver(18)
+    solver.set_position(pos._core_dict())
+    model = rb._solo_model("auto", k, priority, False)
+    return solver.solve(k, priority == "strict", model == "open_pool", True, False, 100_000, True, True, True, True,
+                        True)["line"]

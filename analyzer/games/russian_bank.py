@@ -552,6 +552,7 @@ class SoloResult:
     model: str
     tempo: int | None         # D*, the fewest discards of a win (tempo=True), when proven exactly
     tempo_bounds: tuple = (None, None)   # D* >= low and, if a win was found, <= high (tempo=True)
+    line: list[str] | None = None        # the winning line found (solve(line=True), not in tempo mode)
 
 
 @dataclass
@@ -596,7 +597,7 @@ class SoloPosition:
     def solve(self, k: int | None = None, priority: str = "none", model: str = "auto",
               budget: int = 1_000_000, tempo: bool = False, dominance: bool = True, d3: bool = True,
               tt_bits: int | None = None, stuck_prune: bool = True, relaxation: bool = True,
-              free_cycling: bool = True) -> SoloResult:
+              free_cycling: bool = True, line: bool = False) -> SoloResult:
         """Decide SOLO(k, priority) for this position (k=None: unlimited redeals). ``dominance``
         plays D1-safe foundation moves without branching; ``d3`` searches the open pool in the
         pool-placement normal form of §10.5 D3 (a conjecture, A/B-checked in the tests). In the
@@ -605,7 +606,9 @@ class SoloPosition:
         The table may grow to 2^tt_bits entries; by default to twice the budget (up to 2^26), since
         a full table forgets positions, which the search then meets again and again (a search of
         10^7 nodes with 2^20 slots went 2^21 moves deep and stopped unresolved at a third of its
-        budget). It grows only as the search needs it."""
+        budget). It grows only as the search needs it. With ``line``, a win comes with the winning
+        line found (moves as text; the D1-safe and, under strict, forced foundation plays follow
+        the move that allows them; not in tempo mode). It is a line, not the shortest one."""
         if priority not in ("none", "strict"):
             raise ValueError(f"priority must be none or strict, got {priority!r}")
         if k is not None and (isinstance(k, bool) or not isinstance(k, int) or k < 0):
@@ -620,10 +623,10 @@ class SoloPosition:
         solver = core.SoloSolver(tt_bits)
         solver.set_position(self._core_dict())
         r = solver.solve(k, priority == "strict", model == "open_pool", dominance, tempo, budget, d3, stuck_prune,
-                         relaxation, free_cycling)
+                         relaxation, free_cycling, line)
         low, high = r["tempo_bounds"]
         return SoloResult(r["outcome"], r["nodes"], model, low if low is not None and low == high else None,
-                          (low, high))
+                          (low, high), None if r["line"] is None else _line_text(r["line"]))
 
     def play_blind(self, k: int | None = None, policy: str = "greedy", samples: int = DEFAULTS["hindsight_samples"],
                    budget: int = DEFAULTS["hindsight_budget"], seed: int = 0) -> "BlindResult":
@@ -695,12 +698,46 @@ def _hindsight_game_limits(k, priority: str) -> None:
                          f"redeal_limit=unlimited and foundation_priority=none")
 
 
+def _move_text(source: str, card: int, target: str, pool: list) -> str:
+    """A SOLO move as text: `stock 9S→h2 on TH from the pool`, `h1 5C→F after 3C 4C from the pool`,
+    `hand QH→h1`, `discard 4C`, `QH→h1 (turning the hand round to it)`."""
+    if target == "waste":
+        return f"discard {card_name(card)}"
+    if source == "cycled":
+        return f"{card_name(card)}→{target} (turning the hand round to it)"
+    text = f"{source} {card_name(card)}→{target}"
+    if pool:
+        cards = " ".join(card_name(c) for c in pool)
+        text += f" {'after' if target == 'F' else 'on'} {cards} from the pool"
+    return text
+
+
 def _hindsight_move_text(source: str, card: int, target: str, pool: list, stock: int) -> str:
-    """A hindsight move as text: `stock 9S→h2 on 10H from the pool`, `h1 5C→F after 3C 4C from the pool`."""
-    if not pool:
-        return f"{source} {card_name(card)}→{target}"
-    cards = " ".join(card_name(c) for c in pool)
-    return f"{source} {card_name(card)}→{target} {'after' if target == 'F' else 'on'} {cards} from the pool"
+    return _move_text(source, card, target, pool)
+
+
+def _line_text(steps: list) -> list[str]:
+    """A winning line (SoloSolver.solve(line=True)) as text, one move a line; a run of discards
+    is one line, and the cards that then go home by themselves follow their move."""
+    lines, discarding = [], False
+    for source, card, target, pool, turned, home, redeals in steps:
+        if source is None:                   # what goes home before the first move
+            if home or redeals:
+                lines.append("at the start")
+            else:
+                continue
+        elif target == "waste" and discarding:
+            lines[-1] += f" {card_name(card)}"
+        else:
+            lines.append(_move_text(source, card, target, pool))
+        if turned >= 0:
+            lines[-1] += f" (with the hand turned round just past {card_name(turned)})"
+        discarding = target == "waste" and not home and not redeals
+        if home:
+            lines[-1] += f"{',' if source is None else ';'} then home: {' '.join(card_name(c) for c in home)}"
+        if redeals:
+            lines[-1] += " (then the waste is turned over: redeal)"
+    return lines
 
 
 def _blind_move_text(a: int) -> str:
@@ -1331,6 +1368,8 @@ def register_cli(sub) -> None:
                        help="node budget per search (default 1e7; the table grows as needed up to twice "
                             "the budget, 32 bytes a slot: up to 1 GB at 1e7)")
     solve.add_argument("--tempo", action="store_true", help="find D*, the fewest discards (or bounds on it)")
+    solve.add_argument("--line", action="store_true",
+                       help="print the winning line the search found (a line, not the shortest; not with --tempo)")
     solve.set_defaults(handler=_cmd_solve)
 
 
@@ -1401,6 +1440,8 @@ def _cmd_play(args) -> int:
 
 
 def _cmd_solve(args) -> int:
+    if args.line and args.tempo:
+        raise ValueError("--line prints the line of a solvability search; the tempo search (--tempo) keeps none")
     limits = [validate_option("redeal_limit", k) for k in args.k]
     own_piles = (args.stock, args.house, args.hand, args.waste, args.foundations)
     if any(p is not None for p in own_piles) or args.redeals_used:
@@ -1415,10 +1456,14 @@ def _cmd_solve(args) -> int:
         name = f"seed {args.seed}"
     print(pos.describe())
     for k in limits:
-        result = pos.solve(k, args.priority, budget=args.budget, tempo=args.tempo)
+        result = pos.solve(k, args.priority, budget=args.budget, tempo=args.tempo, line=args.line)
         print(f"{name}: SOLO({'∞' if k is None else k}, {args.priority}) {result.outcome} "
               f"after {result.nodes:,} nodes ({result.model} model)"
               + (f", D* = {result.tempo}" if result.tempo is not None else "")
               + (f", D* in [{result.tempo_bounds[0]}, {result.tempo_bounds[1] if result.tempo_bounds[1] is not None else '∞'}]"
                  if result.tempo is None and result.tempo_bounds[0] is not None else ""))
+        if result.line:
+            print(f"  winning line ({len(result.line)} steps; hand = the card turned up, and in the open "
+                  f"pool any hand or waste card, which unlimited redeals bring up):")
+            print("\n".join(f"  {i:3d}. {step}" for i, step in enumerate(result.line, 1)))
     return 0

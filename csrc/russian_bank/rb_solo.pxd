@@ -132,7 +132,10 @@ cdef struct SoloCtx:
     int movebuf_cap
     uint32_t *scratch            # one position's moves (SOLO_MAX_MOVES)
     Child *kids                  # solo_search: the successors of all frames on the path
+    uint32_t *kid_mv             # the move that made each of them (for the winning line)
     int kids_cap
+    int path_n                   # after a win of solo_search: the frames whose current successor is on
+    int won                      # the winning line, and kids[won] the won successor (-1: the root)
     KidFrame *kframes
     int kframes_cap
     int max_depth
@@ -554,22 +557,27 @@ cdef inline int progress_rank(const Solo *s) noexcept nogil:
     """Smaller is further on: fewer stock cards first, then more foundation cards."""
     return s.stock_n * 64 - (s.found[0] + s.found[1] + s.found[2] + s.found[3])
 
-cdef inline void order_kids(Child *kids, int n) noexcept nogil:
-    """Visit the successors that are furthest on first (stable insertion sort by progress_rank):
-    wins deep in the tail are found sooner. The order never changes which positions a complete
-    search visits, so losses and the outcome of a finished search are unchanged."""
+cdef inline void order_kids(Child *kids, uint32_t *moves, int n) noexcept nogil:
+    """Visit the successors that are furthest on first (stable insertion sort by progress_rank,
+    their moves along): wins deep in the tail are found sooner. The order never changes which
+    positions a complete search visits, so losses and the outcome of a finished search are
+    unchanged."""
     cdef int i, j, r
     cdef Child t
+    cdef uint32_t mv
     for i in range(1, n):
         r = progress_rank(&kids[i].st)
         if r >= progress_rank(&kids[i - 1].st):
             continue
         t = kids[i]
+        mv = moves[i]
         j = i
         while j > 0 and progress_rank(&kids[j - 1].st) > r:
             kids[j] = kids[j - 1]
+            moves[j] = moves[j - 1]
             j -= 1
         kids[j] = t
+        moves[j] = mv
 
 cdef inline int keep_kid(SoloCtx *x, Child *k) noexcept nogil:
     """Normalize and key the successor k.st, prefetching its table slot: 1 to keep it, 0 for a
@@ -579,6 +587,7 @@ cdef inline int keep_kid(SoloCtx *x, Child *k) noexcept nogil:
         return 0
     if r == RES_WIN:
         x.best = k.st.discards
+        x.won = k - x.kids
         return -1
     solo_key(x, &k.st, k.key)
     k.hsh = tt_hash(k.key)
@@ -599,17 +608,23 @@ cdef inline int expand(SoloCtx *x, const Solo *s, int first) noexcept nogil:
     cdef uint64_t fit
     cdef uint32_t mv
     cdef Child *grown
+    cdef uint32_t *grown_mv
     cdef Solo base
     while first + (4 if free else 1) * n > x.kids_cap:
         grown = <Child *>realloc(x.kids, 2 * x.kids_cap * sizeof(Child))
         if grown == NULL:
             return -2
         x.kids = grown
+        grown_mv = <uint32_t *>realloc(x.kid_mv, 2 * x.kids_cap * sizeof(uint32_t))
+        if grown_mv == NULL:
+            return -2
+        x.kid_mv = grown_mv
         x.kids_cap *= 2
     for j in range(n):
         mv = x.scratch[j]
         src = (mv >> 3) & 63
         if not free or src >= S_SRC_POOL:
+            x.kid_mv[first + c] = mv
             x.kids[first + c].st = s[0]
             solo_apply(x, &x.kids[first + c].st, mv)
             r = keep_kid(x, &x.kids[first + c])
@@ -624,12 +639,14 @@ cdef inline int expand(SoloCtx *x, const Solo *s, int first) noexcept nogil:
             return -1
         fit = base.poolk & foundation_next(&base, not x.strict) if x.strict or x.dominance else 0
         if fit == 0:
+            x.kid_mv[first + c] = mv
             x.kids[first + c].st = base
             r = keep_kid(x, &x.kids[first + c])
             if r < 0:
                 return r
             c += r
         while fit:
+            x.kid_mv[first + c] = mv
             x.kids[first + c].st = base
             x.kids[first + c].st.pos = x.index_of[lowest_bit64(fit)] + 1
             fit &= fit - 1
@@ -637,7 +654,7 @@ cdef inline int expand(SoloCtx *x, const Solo *s, int first) noexcept nogil:
             if r < 0:
                 return r
             c += r
-    order_kids(x.kids + first, c)
+    order_kids(x.kids + first, x.kid_mv + first, c)
     return c
 
 cdef inline uint64_t suit_ranks(uint64_t m, int st) noexcept nogil:
@@ -821,6 +838,8 @@ cdef inline int solo_search(SoloCtx *x, const Solo *root) noexcept nogil:
     x.truncated = 0
     x.nodes = 0
     x.max_depth = 0
+    x.path_n = 0
+    x.won = -1
     st = root[0]
     r = solo_normalize(x, &st)
     if r == RES_DEAD:
@@ -872,6 +891,7 @@ cdef inline int solo_search(SoloCtx *x, const Solo *root) noexcept nogil:
         next_first = f.first + f.n
         n = expand(x, &st, next_first)
         if n < 0:
+            x.path_n = depth + 1       # the line: the current successor of frames 0 .. depth, then kids[won]
             return RES_WIN if n == -1 else RES_UNRESOLVED
         depth += 1
         x.kframes[depth].first = next_first
@@ -1004,17 +1024,19 @@ cdef inline int ctx_init(SoloCtx *x, int tt_bits) noexcept nogil:
     x.movebuf = <uint32_t *>malloc(x.movebuf_cap * sizeof(uint32_t))
     x.kids_cap = 1 << 12
     x.kids = <Child *>malloc(x.kids_cap * sizeof(Child))
+    x.kid_mv = <uint32_t *>malloc(x.kids_cap * sizeof(uint32_t))
     x.kframes_cap = 256
     x.kframes = <KidFrame *>malloc(x.kframes_cap * sizeof(KidFrame))
     x.scratch = <uint32_t *>malloc(SOLO_MAX_MOVES * sizeof(uint32_t))
-    return (x.tt != NULL and x.frames != NULL and x.movebuf != NULL and x.kids != NULL and x.kframes != NULL
-            and x.scratch != NULL)
+    return (x.tt != NULL and x.frames != NULL and x.movebuf != NULL and x.kids != NULL and x.kid_mv != NULL
+            and x.kframes != NULL and x.scratch != NULL)
 
 cdef inline void ctx_free(SoloCtx *x) noexcept nogil:
     big_table_free(x.tt, (x.tt_max_mask + 1) * sizeof(TTEntry))
     free(x.frames)
     free(x.movebuf)
     free(x.kids)
+    free(x.kid_mv)
     free(x.kframes)
     free(x.layer)
     free(x.scratch)

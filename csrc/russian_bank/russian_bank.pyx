@@ -47,6 +47,7 @@ from libc.string cimport memset, memcpy
 from libc.stdlib cimport malloc, free
 
 from rng cimport Rng, rng_init, rng_partial_shuffle, bitgen_pointer
+from bitboard cimport lowest_bit64
 from compare cimport PairTally, tally_pair, pair_counters
 from numpy.random cimport bitgen_t
 from rb_rules cimport *
@@ -428,6 +429,80 @@ def deal_packs(object bit_generator):
     return [packs[0][j] for j in range(N_KINDS)], [packs[1][j] for j in range(N_KINDS)]
 
 
+cdef tuple solo_move_parts(const SoloCtx *x, const Solo *s, uint32_t mv):
+    """A SOLO move in s as (source, card, target, pool cards): the source is stock, hand (the
+    literal model's current card), cycled (a hand or waste card the literal model brings up by
+    turning the hand round, cycling_free), pool (open pool) or h0..h3; the target F, h0..h3 or
+    waste (a discard); the pool cards go first (home below the card, or onto the target house,
+    highest first, with the card on them)."""
+    cdef int src = (mv >> 3) & 63, dst = mv & 7, m = (mv >> S_CHAIN_SHIFT) & 15, choices = mv >> S_CHOICE_SHIFT
+    cdef int c, h
+    if mv == S_DISCARD:
+        return "hand", x.order[s.pos], "waste", []
+    if src == S_SRC_STOCK:
+        where, c = "stock", x.stock[s.stock_n - 1]
+    elif src == S_SRC_HAND:
+        where, c = "hand", x.order[s.pos]
+    elif src >= S_SRC_POOL:
+        where, c = ("pool" if x.open_pool else "cycled"), x.order[src - S_SRC_POOL]
+    else:
+        h = src - S_SRC_HOUSE
+        where, c = f"h{h}", s.house[h][s.house_n[h] - 1]
+    if dst == 0:
+        return where, c, "F", [suit_of(c) * N_RANKS + s.found[suit_of(c)] + j for j in range(m)]
+    return where, c, f"h{dst - 1}", [chain_kind(c, j, choices) for j in range(m, 0, -1)]
+
+
+cdef int turned_past(SoloCtx *x, const Solo *p, uint32_t mv, const Solo *c):
+    """For a stock or house move of a free class (cycling_free, literal model): the card the hand
+    was turned past before the move was made, as expand chose the successor c (one per card
+    that then goes home by itself when it comes up), or -1 (the hand was not turned)."""
+    cdef Solo base = p[0], cand
+    cdef uint64_t fit, ck[3], kk[3]
+    cdef int f
+    if not cycling_free(x, p) or ((mv >> 3) & 63) >= S_SRC_POOL:
+        return -1
+    solo_apply(x, &base, mv)
+    solo_settle(x, &base, 0)
+    fit = base.poolk & foundation_next(&base, not x.strict) if x.strict or x.dominance else 0
+    solo_key(x, c, ck)
+    while fit:
+        f = lowest_bit64(fit)
+        fit &= fit - 1
+        cand = base
+        cand.pos = x.index_of[f] + 1
+        solo_normalize(x, &cand)
+        solo_key(x, &cand, kk)
+        if kk[0] == ck[0] and kk[1] == ck[1] and kk[2] == ck[2]:
+            return x.order[x.index_of[f]]
+    return -1
+
+
+cdef list solo_line(SoloCtx *x, const Solo *root):
+    """The winning line solo_search found (it returned RES_WIN): first the cards that went home
+    by themselves at the start (as a move of source None), then per move its parts
+    (solo_move_parts), the card the hand was turned past before it (turned_past), the cards
+    that then went home by themselves and the redeals made."""
+    cdef Solo p = root[0]
+    cdef Solo t, c
+    cdef uint32_t mv
+    solo_normalize(x, &p)
+    steps = [(None, -1, None, [], -1, [st * N_RANKS + f for st in range(4) for f in range(root.found[st], p.found[st])],
+              p.redeals - root.redeals)]
+    path = [x.kframes[d].first + x.kframes[d].i - 1 for d in range(x.path_n)]
+    if x.won >= 0:
+        path.append(x.won)
+    for i in path:
+        mv = x.kid_mv[i]
+        c = x.kids[i].st
+        t = p
+        solo_apply(x, &t, mv)
+        home = [st * N_RANKS + f for st in range(4) for f in range(t.found[st], c.found[st])]
+        steps.append(solo_move_parts(x, &p, mv) + (turned_past(x, &p, mv, &c), home, c.redeals - p.redeals))
+        p = c
+    return steps
+
+
 cdef int solo_load(SoloCtx *x, Solo *root, dict pos) except -1:
     """Set x's layout and root from a position dict (SoloSolver.set_position)."""
     memset(root, 0, sizeof(Solo))
@@ -484,9 +559,10 @@ cdef class SoloSolver:
 
     def solve(self, k=None, bint strict=False, bint open_pool=False, bint dominance=True,
               bint tempo=False, long long budget=1_000_000, bint d3=False, bint stuck_prune=True,
-              bint relaxation=False, bint free_cycling=True):
+              bint relaxation=False, bint free_cycling=True, bint line=False):
         """relaxation (literal model, no tempo): decide the position as SOLO(∞, none) in the open
-        pool first, as solo_shard does (solo_decide); nodes counts both searches."""
+        pool first, as solo_shard does (solo_decide); nodes counts both searches. line: also
+        return the winning line of a win (solo_line; not in tempo mode)."""
         cdef int res, low = 0, high = 0
         cdef SoloCtx rx
         cdef SoloCtx *relax = NULL
@@ -509,8 +585,9 @@ cdef class SoloSolver:
             if relax != NULL:
                 ctx_free(relax)
         bounds = (low, None if high < 0 else high) if tempo and res != RES_LOSS else (None, None)
+        steps = solo_line(&self.x, &self.root) if line and res == RES_WIN and not tempo else None
         return dict(outcome=("loss", "win", "unresolved")[res], nodes=self.x.nodes, tempo_bounds=bounds,
-                    max_depth=self.x.max_depth)
+                    max_depth=self.x.max_depth, line=steps)
 
 
 cdef enum:
@@ -700,24 +777,6 @@ cdef int hindsight_contexts(SoloCtx *x, SoloCtx *sx, int64_t sample_budget) exce
     return 0
 
 
-cdef tuple hindsight_move(const SoloCtx *x, const Solo *s, uint32_t mv):
-    """A move of the open pool (D3 normal form) in s as (source, card, target, pool cards): the
-    source is stock, pool or h0..h3, the target F or h0..h3; the pool cards go first (home
-    below the card, or onto the target house, highest first, with the card on them)."""
-    cdef int src = (mv >> 3) & 63, dst = mv & 7, m = (mv >> S_CHAIN_SHIFT) & 15, choices = mv >> S_CHOICE_SHIFT
-    cdef int c, h
-    if src == S_SRC_STOCK:
-        where, c = "stock", x.stock[s.stock_n - 1]
-    elif src >= S_SRC_POOL:
-        where, c = "pool", x.order[src - S_SRC_POOL]
-    else:
-        h = src - S_SRC_HOUSE
-        where, c = f"h{h}", s.house[h][s.house_n[h] - 1]
-    if dst == 0:
-        return where, c, "F", [suit_of(c) * N_RANKS + s.found[suit_of(c)] + j for j in range(m)]
-    return where, c, f"h{dst - 1}", [chain_kind(c, j, choices) for j in range(m, 0, -1)]
-
-
 def hindsight_game(dict pos, int samples, long long sample_budget, object bit_generator):
     """Play a SOLO position as SOLO(∞, none) with the hindsight policy (rb_hindsight.pxd): samples
     stock orders a decision, sample_budget nodes a search, draws from bit_generator. pos as
@@ -748,7 +807,7 @@ def hindsight_game(dict pos, int samples, long long sample_budget, object bit_ge
         moves = []
         for i in range(h.moves):
             solo_normalize(&x, &t)
-            moves.append(hindsight_move(&x, &t, played[i]) + (played_stock[i],))
+            moves.append(solo_move_parts(&x, &t, played[i]) + (played_stock[i],))
             solo_apply(&x, &t, played[i])
     finally:
         ctx_free(&x)
