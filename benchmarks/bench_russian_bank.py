@@ -11,7 +11,8 @@
     nodes per second;
 (d) the literal model on the same layouts under SOLO(∞, strict);
 (f) blind SOLO games per second: random SOLO(∞, none) layouts played by G1 (deal + whole game; no
-    goal in issue 6);
+    goal in issue 6), and (h) by the hindsight policy with the report's settings (16 stock orders a
+    decision, 1,000 nodes a search), with its solver searches and nodes per second;
 (g) the solver where the headline run spends most of its time: seven hard SOLO(∞, none) layouts
     (SoloPosition.deal(s) for the seeds below 400 that need 2-3 million nodes or more) at a 10^7-node
     budget with a table of up to 2^26 entries (2 GB), the regime of the headline's 3x10^7 budget,
@@ -86,6 +87,17 @@ def blind_rate(games, repeat):
     return games / cpu, games / wall, counters["actions"][0] / games, counters["outcome"][0] / games
 
 
+def hindsight_rate(games, repeat):
+    """Blind SOLO(∞, none) games of the hindsight policy per CPU-second, searches and nodes per
+    CPU-second, win share (the report's settings)."""
+    options = dict(k=None, policy="hindsight", samples=rb.DEFAULTS["hindsight_samples"],
+                   sample_budget=rb.DEFAULTS["hindsight_budget"])
+    play = lambda: core.blind_shard(np.random.PCG64(4), games, options, policy_bitgen=np.random.PCG64(5))
+    cpu, counters = best(play, repeat, time.thread_time)
+    _, _, solves, nodes, _ = counters["hindsight"]
+    return games / cpu, solves / cpu, nodes / cpu, counters["outcome"][0] / games
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20_000)
@@ -105,6 +117,9 @@ def main():
     b, b_wall, actions, won = blind_rate(args.games * 5, args.repeat)
     print(f"(f) blind SOLO(∞), greedy: {b:10,.0f} games per CPU-second ({b_wall:,.0f} wall; {actions:.0f} "
           f"actions/game, {100 * won:.1f}% won) ({load()})")
+    h, searches, nodes, won = hindsight_rate(max(1, args.games // 200), max(1, args.repeat - 1))
+    print(f"(h) blind SOLO(∞, none), hindsight: {h:10,.1f} games per CPU-second ({searches:,.0f} searches, "
+          f"{nodes / 1e6:.2f} M nodes per CPU-second; {100 * won:.1f}% won) ({load()})")
     for label, strict in (("(c) SOLO(∞, none), open pool + D1 + D3 + stuck-stock test", False), ("(d) SOLO(∞, strict), literal", True)):
         nodes, deals, unresolved = solo_rate(args.deals, args.budget, args.repeat, strict)
         print(f"{label}: {nodes / 1e6:6.2f} M nodes/s, {deals:8.1f} deals/s per core, "
