@@ -80,12 +80,14 @@ cdef inline int hindsight_play(SoloCtx *x, SoloCtx *sx, Solo *s, Rng *rng, Hinds
     sx is a second context with the same turning order whose stock is redrawn for every sample
     and whose budget and table serve the samples' searches. Returns 0, or -1 when memory runs
     out (the game is then incomplete)."""
-    cdef uint64_t *seen = <uint64_t *>malloc(3 * (HS_MAX_MOVES + 1) * sizeof(uint64_t))
-    cdef int *met = <int *>malloc((HS_MAX_MOVES + 1) * sizeof(int))
-    cdef uint32_t *cand = <uint32_t *>malloc(HS_MAX_CANDIDATES * sizeof(uint32_t))
-    cdef int *score = <int *>malloc(HS_MAX_CANDIDATES * sizeof(int))
-    cdef int *rank = <int *>malloc(HS_MAX_CANDIDATES * sizeof(int))
-    cdef int *again = <int *>malloc(HS_MAX_CANDIDATES * sizeof(int))
+    # one block: the positions met (keys, times met), the candidates (move, wins, progress, times met)
+    cdef uint64_t *seen = <uint64_t *>malloc(3 * (HS_MAX_MOVES + 1) * sizeof(uint64_t)
+                                             + (HS_MAX_MOVES + 1 + 4 * HS_MAX_CANDIDATES) * sizeof(int))
+    cdef int *met = <int *>(seen + 3 * (HS_MAX_MOVES + 1))
+    cdef uint32_t *cand = <uint32_t *>(met + HS_MAX_MOVES + 1)
+    cdef int *score = <int *>(cand + HS_MAX_CANDIDATES)
+    cdef int *rank = score + HS_MAX_CANDIDATES
+    cdef int *again = rank + HS_MAX_CANDIDATES
     cdef uint8_t hidden[DECK_STOCK]
     cdef uint64_t key[3]
     cdef uint64_t below
@@ -94,13 +96,7 @@ cdef inline int hindsight_play(SoloCtx *x, SoloCtx *sx, Solo *s, Rng *rng, Hinds
     h.end = BL_RUNNING
     h.resigned = h.moves = h.decisions = h.truncated = 0
     h.solves = h.nodes = 0
-    if seen == NULL or met == NULL or cand == NULL or score == NULL or rank == NULL or again == NULL:
-        free(seen)
-        free(met)
-        free(cand)
-        free(score)
-        free(rank)
-        free(again)
+    if seen == NULL:
         return -1
     while h.end == BL_RUNNING:
         if solo_normalize(x, s) == RES_WIN:
@@ -177,11 +173,6 @@ cdef inline int hindsight_play(SoloCtx *x, SoloCtx *sx, Solo *s, Rng *rng, Hinds
         solo_apply(x, s, cand[best])
         h.moves += 1
     free(seen)
-    free(met)
-    free(cand)
-    free(score)
-    free(rank)
-    free(again)
     return 0
 
 
