@@ -647,7 +647,7 @@ class SoloPosition:
         seed = parsing.integer("seed", seed, 0, 2**63 - 1)
         r = core.hindsight_game(self._core_dict(), samples, budget, np.random.PCG64(seed))
         return BlindResult("resigned" if r["resigned"] else r["end"], len(r["moves"]), r["cards_left"], 0,
-                           [_hindsight_move_text(*m) for m in r["moves"]])
+                           [_move_text(*m[:4]) for m in r["moves"]])
 
     def _piles(self) -> dict:
         return dict(stock=self.stock, houses=self.houses, foundations=self.foundations, hand=self.hand,
@@ -710,10 +710,6 @@ def _move_text(source: str, card: int, target: str, pool: list) -> str:
         cards = " ".join(card_name(c) for c in pool)
         text += f" {'after' if target == 'F' else 'on'} {cards} from the pool"
     return text
-
-
-def _hindsight_move_text(source: str, card: int, target: str, pool: list, stock: int) -> str:
-    return _move_text(source, card, target, pool)
 
 
 def _line_text(steps: list) -> list[str]:
@@ -808,8 +804,8 @@ def _blind_shard_options(rules: dict, policy: str) -> dict:
 
 def _blind_kernel(bit_generators, n_deals: int, rules: dict, strategies: dict) -> dict[str, np.ndarray]:
     # stream 1 feeds the hindsight policy's draws
-    return core.blind_shard(bit_generators[0], n_deals, _blind_shard_options(check_rules(dict(rules)), strategies["player"]),
-                            policy_bitgen=bit_generators[1])
+    options = _blind_shard_options(check_rules(dict(rules)), strategies["player"])
+    return core.blind_shard(bit_generators[0], n_deals, options, policy_bitgen=bit_generators[1])
 
 
 def _blind_paired_kernel(bit_generators, n_deals: int, rules: dict, strategies: dict) -> dict[str, np.ndarray]:
@@ -836,7 +832,8 @@ GAME = Game(
                           summary=lambda *a: blind_summary(*a)),
         "blind_paired": Analysis("blind_paired", "the blind analysis with every layout also decided by the "
                                  "SOLO solver: blind outcome x thoughtful outcome per deal", _blind_paired_kernel,
-                                 streams=2, strategies={"player": BLIND_POLICIES}, summary=lambda *a: blind_paired_summary(*a)),
+                                 streams=2, strategies={"player": BLIND_POLICIES},
+                                 summary=lambda *a: blind_paired_summary(*a)),
         "duel": Analysis("duel", "two-player games with named strategies: first/second/draw rates, length, score",
                          _duel_kernel, streams=2,
                          strategies={"first": _STRATEGY_NAMES, "second": _STRATEGY_NAMES},

@@ -474,7 +474,7 @@ cdef int turned_past(SoloCtx *x, const Solo *p, uint32_t mv, const Solo *c):
         solo_normalize(x, &cand)
         solo_key(x, &cand, kk)
         if kk[0] == ck[0] and kk[1] == ck[1] and kk[2] == ck[2]:
-            return x.order[x.index_of[f]]
+            return f
     return -1
 
 
