@@ -677,6 +677,7 @@ class BlindResult:
 
 
 BLIND_POLICIES = ("greedy", "hindsight")
+HINDSIGHT_CIRCLES = f"lost: going round in circles (a position came up {core.HINDSIGHT_REPEATS} times)"
 
 
 def _blind_policy(policy: str) -> str:
@@ -1002,7 +1003,7 @@ def blind_table(counters: dict, label: str = "") -> pd.DataFrame:
         return pd.DataFrame([
             _rate(label, "win", win, n), _rate(label, "lost: no move", stuck - resigned, n),
             _rate(label, "lost: resigned (no move won in any sampled stock order)", resigned, n),
-            _rate(label, "lost: a position came up a third time", cycle, n),
+            _rate(label, HINDSIGHT_CIRCLES, cycle, n),
             _mean(label, "mean moves per game", counters["actions"][0], n),
             _mean(label, "mean cards left when lost", histogram_moments(left)[1], n - win),
             _mean(label, "mean sampled decisions per game", decisions, n),
@@ -1244,7 +1245,7 @@ def blind_section(ctx, thoughtful):
         f"each candidate move in each order with the solver ({budget:,} nodes a search), and plays the "
         "move that wins in the most orders (hindsight optimisation, §10.6 policy 4); ties go to the "
         "position met least often in the game, then to the one furthest on. It resigns when no move "
-        "wins in any order, and a game that comes to the same position a third time is lost. On the "
+        f"wins in any order, and a game that comes to the same position {core.HINDSIGHT_REPEATS} times is lost. On the "
         f"same {int(h_paired.loc['solver won', 'n']):,} layouts it won {100 * h_win.estimate:.1f}% "
         f"[{100 * h_win.ci_low:.1f}%, {100 * h_win.ci_high:.1f}%], {100 * h_of_wins.estimate:.1f}% of the "
         f"deals the solver won; the paired gap (solver won, hindsight lost) is {100 * h_gap.estimate:.1f}% "

@@ -704,6 +704,7 @@ def solo_shard(object deal_bitgen, int n_deals, dict options):
 BLIND_POLICIES = {"greedy": POLICY_GREEDY, "hindsight": POLICY_HINDSIGHT}
 BLIND_ENDS = ("running", "win", "stuck", "cycle")
 BLIND_DISCARD = BL_DISCARD
+HINDSIGHT_REPEATS = HS_REPEATS  # a hindsight game that comes to a position this often is lost
 
 cdef enum:
     REDEAL_BINS = 64            # redeals per game; the last bin collects larger counts
