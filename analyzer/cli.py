@@ -85,7 +85,10 @@ def add_run_options(parser: argparse.ArgumentParser, game: str, default_deals: i
     parser.add_argument("--backend", choices=BACKENDS, default="threads", help="threads (default), processes, or dask (see --scheduler)")
     parser.add_argument("--scheduler", metavar="tcp://HOST:PORT", default=os.environ.get(SCHEDULER_ENV),
                           help="run the shards on this Dask cluster (default $KOZYR_SCHEDULER)")
-    parser.add_argument("--shard-size", type=count, default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--shard-size", type=count, default=None, metavar="N",
+                        help=f"deals per shard (default {DEFAULT_SHARD_SIZE:,}): each shard draws its deals from its own "
+                             "stream, so the deals, and the numbers, depend on it (never on --workers); to "
+                             "repeat a run of a report, give the shard_size its configuration shows")
     parser.add_argument("--json", action="store_true", help="print JSON (config, table) instead of a text table")
     parser.add_argument("--csv", type=Path, metavar="FILE", help="also write the table to a CSV file")
     add_store_option(parser)
