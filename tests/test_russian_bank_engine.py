@@ -99,6 +99,26 @@ def test_greedy_direct_generator_matches_the_listed_choice(name):
     assert checked >= 10_000
 
 
+@pytest.mark.parametrize("name", sorted(set(RULE_SETS) | set(GREEDY_DIRECT_RULES)))
+def test_house_summaries_stay_true_through_play(name):
+    # apply_action keeps the house tops (two packs: a kind may top two houses) and the empty and
+    # one-card houses up to date move by move; they must equal the same sets computed afresh.
+    rules = rb.resolve("default", RULE_SETS.get(name, GREEDY_DIRECT_RULES.get(name)))
+    rng = np.random.default_rng(11)
+    checked = doubled = 0
+    for game in range(30):
+        pos, _ = rb.new_game(3000 + game, rules)
+        for _ in range(500):
+            if pos.state.status()["end"] != "running":
+                break
+            kept, fresh = pos.state.house_summaries()
+            assert kept == fresh, pos.describe()
+            checked += 1
+            doubled += kept[1] != 0
+            pos.state.apply(int(rng.choice(pos.state.legal(True))))
+    assert checked >= 5_000 and doubled > 0
+
+
 def test_greedy_direct_generator_is_off_where_it_would_differ():
     for name in ("seed_literal", "variants", "forced", "explicit"):
         pos, _ = rb.new_game(1, rb.resolve("default", RULE_SETS[name]))

@@ -116,6 +116,10 @@ cdef struct Duel:
     int progress                 # a progress event happened in the current turn
     int found_total
     uint64_t found_next          # the kinds some foundation pile takes now (kept by apply_action)
+    uint64_t house_tops          # the kinds on top of some house (kept by apply_action, note_houses)
+    uint64_t house_tops2         # the kinds on top of two houses (two packs)
+    uint32_t empty_houses        # bit h: house h is empty
+    uint32_t single_houses       # bit h: house h holds one card
     int best_found
     int best_private
 
@@ -172,6 +176,16 @@ cdef inline int fits_load(int c, int top, int wrap) noexcept nogil:
     """c may be loaded on an opponent's pile showing top (same suit, one rank up or down)."""
     return (LOADING[wrap][top] >> c) & 1
 
+cdef inline uint64_t suit_ranks(uint64_t m, int st) noexcept nogil:
+    return (m >> (st * N_RANKS)) & ((<uint64_t>1 << N_RANKS) - 1)
+
+cdef inline uint64_t children_of(uint64_t tops) noexcept nogil:
+    """The kinds that fit on a house top in `tops` (one rank lower, other colour): the union of
+    FITTING over the set, by lane shifts."""
+    cdef uint64_t black = (suit_ranks(tops, 0) | suit_ranks(tops, 3)) >> 1
+    cdef uint64_t redr = (suit_ranks(tops, 1) | suit_ranks(tops, 2)) >> 1
+    return redr | (black << N_RANKS) | (black << (2 * N_RANKS)) | (redr << (3 * N_RANKS))
+
 
 # ---------------------------------------------------------------------------------------------
 # Duel: move generation
@@ -197,6 +211,38 @@ cdef inline uint64_t foundation_wants(const Duel *g) noexcept nogil:
             if g.found[s][i] < N_RANKS:
                 m |= <uint64_t>1 << (s * N_RANKS + g.found[s][i])
     return m
+
+cdef inline int house_top(const Duel *g, int h) noexcept nogil:
+    """The top card of a non-empty house."""
+    return g.house[h][g.house_n[h] - 1]
+
+cdef inline void top_added(Duel *g, int c) noexcept nogil:
+    cdef uint64_t b = <uint64_t>1 << c
+    if g.house_tops & b:
+        g.house_tops2 |= b
+    g.house_tops |= b
+
+cdef inline void top_removed(Duel *g, int c) noexcept nogil:
+    cdef uint64_t b = <uint64_t>1 << c
+    if g.house_tops2 & b:
+        g.house_tops2 &= ~b
+    else:
+        g.house_tops &= ~b
+
+cdef inline void house_size_changed(Duel *g, int h) noexcept nogil:
+    cdef uint32_t b = 1u << h
+    g.empty_houses = (g.empty_houses & ~b) | (b if g.house_n[h] == 0 else 0)
+    g.single_houses = (g.single_houses & ~b) | (b if g.house_n[h] == 1 else 0)
+
+cdef inline void note_houses(Duel *g) noexcept nogil:
+    """Compute the house summaries (house_tops, house_tops2, empty_houses, single_houses) afresh."""
+    cdef int h
+    g.house_tops = g.house_tops2 = 0
+    g.empty_houses = g.single_houses = 0
+    for h in range(N_HOUSES):
+        if g.house_n[h] > 0:
+            top_added(g, house_top(g, h))
+        house_size_changed(g, h)
 
 cdef inline int private_total(const Duel *g) noexcept nogil:
     return g.stock_n[0] + g.stock_n[1] + g.hand_n[0] + g.hand_n[1] + g.waste_n[0] + g.waste_n[1]
@@ -388,15 +434,22 @@ cdef inline void apply_action(Duel *g, const Rules *r, int a) noexcept nogil:
         run[0] = g.waste[p][g.waste_n[p]]
     else:
         h = src - SRC_HOUSE
+        top_removed(g, house_top(g, h))
         g.house_n[h] -= count
         for i in range(count):
             run[i] = g.house[h][g.house_n[h] + i]
+        if g.house_n[h] > 0:
+            top_added(g, house_top(g, h))
+        house_size_changed(g, h)
     c = run[0]
     if dst == DST_FOUNDATION:
         slot = found_slot(g, c)
         g.found[suit_of(c)][slot] += 1
         g.found_total += 1
-        g.found_next = foundation_wants(g)
+        if g.found[suit_of(c)][1 - slot] != rank_of(c):    # the suit's other pile does not take c too
+            g.found_next &= ~(<uint64_t>1 << c)
+        if rank_of(c) < KING:
+            g.found_next |= <uint64_t>1 << (c + 1)
     elif dst == DST_OPP_STOCK:
         g.stock[q][g.stock_n[q]] = c
         g.stock_n[q] += 1
@@ -407,9 +460,13 @@ cdef inline void apply_action(Duel *g, const Rules *r, int a) noexcept nogil:
         g.loads[p] += 1
     else:
         h = dst - DST_HOUSE
+        if g.house_n[h] > 0:
+            top_removed(g, house_top(g, h))
         for i in range(count):
             g.house[h][g.house_n[h] + i] = run[i]
         g.house_n[h] += count
+        top_added(g, run[count - 1])
+        house_size_changed(g, h)
     note_progress(g)
     if g.stock_n[p] == 0 and g.hand_n[p] == 0 and g.waste_n[p] == 0:
         g.end = END_WIN
@@ -488,6 +545,7 @@ cdef inline void reset_bookkeeping(Duel *g, const Rules *r) noexcept nogil:
         g.found_total += g.found[s][0] + g.found[s][1]
     g.best_found = g.found_total
     g.found_next = foundation_wants(g)
+    note_houses(g)
     g.best_private = private_total(g)
     g.end = END_NONE
     g.winner = -1

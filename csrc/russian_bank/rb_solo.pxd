@@ -9,7 +9,7 @@ from libc.stdlib cimport malloc, realloc, free
 from bitboard cimport popcount64, lowest_bit64
 from bigmem cimport big_table_alloc, big_table_free
 from rng cimport Rng, rng_below, rng_uniform
-from rb_rules cimport N_KINDS, N_RANKS, KING, HOUSE_CAP, UNLIMITED, DECK_STOCK
+from rb_rules cimport N_KINDS, N_RANKS, KING, HOUSE_CAP, UNLIMITED, DECK_STOCK, children_of
 
 # Rank, suit and colour of a kind by table lookup (the solver asks for them millions of times a second)
 cdef extern from *:
@@ -656,15 +656,6 @@ cdef inline int expand(SoloCtx *x, const Solo *s, int first) noexcept nogil:
             c += r
     order_kids(x.kids + first, x.kid_mv + first, c)
     return c
-
-cdef inline uint64_t suit_ranks(uint64_t m, int st) noexcept nogil:
-    return (m >> (st * N_RANKS)) & ((<uint64_t>1 << N_RANKS) - 1)
-
-cdef inline uint64_t children_of(uint64_t tops) noexcept nogil:
-    """The kinds that fit on a house top in `tops` (one rank lower, other colour)."""
-    cdef uint64_t black = (suit_ranks(tops, 0) | suit_ranks(tops, 3)) >> 1
-    cdef uint64_t redr = (suit_ranks(tops, 1) | suit_ranks(tops, 2)) >> 1
-    return redr | (black << N_RANKS) | (black << (2 * N_RANKS)) | (redr << (3 * N_RANKS))
 
 cdef inline void stock_below_masks(SoloCtx *x, int n) noexcept nogil:
     """x.stock_below[d] = the kinds of stock[0 .. d), for d = 0 .. n."""

@@ -85,15 +85,6 @@ cdef inline int greedy_fast_ok(const Rules *r) noexcept nogil:
     return (r.auto_turn and not r.stop_call and r.discard_policy == DISCARD_FREE
             and r.empty_house != EMPTY_STOCK_FORCED and not r.own_waste_playable)
 
-cdef inline int load_target(const Duel *g, const Rules *r, int c) noexcept nogil:
-    """DST_OPP_STOCK or DST_OPP_WASTE (the first that takes c), or -1."""
-    cdef int q = 1 - g.player
-    if r.load_stock and g.stock_n[q] > 0 and fits_load(c, g.stock[q][g.stock_n[q] - 1], r.load_wrap):
-        return DST_OPP_STOCK
-    if r.load_waste and g.waste_n[q] > 0 and fits_load(c, g.waste[q][g.waste_n[q] - 1], r.load_wrap):
-        return DST_OPP_WASTE
-    return -1
-
 cdef inline int has(uint64_t mask, int c) noexcept nogil:
     return c >= 0 and (mask >> c) & 1
 
@@ -106,11 +97,12 @@ cdef inline int first_in_seat_order(uint32_t houses, int p) noexcept nogil:
 cdef inline int greedy_action(const Duel *g, const Rules *r) noexcept nogil:
     """G1 straight from the position, class by class, without listing the legal actions; only
     where greedy_fast_ok holds (a test checks it against greedy_choice on many positions).
-    Card sets are 52-bit masks of kinds: what the foundations take, what fits on some house."""
-    cdef int p = g.player, h, s, d, j, k, t, stock = -1, hand = -1, empties, first_empty = -1
-    cdef int top[N_HOUSES]
-    cdef uint32_t empty_houses = 0, to_foundation = 0
-    cdef uint64_t found = g.found_next, wanted = 0, singles = 0
+    Card sets are 52-bit masks of kinds: what the foundations take, the house tops and what fits
+    on them; sets of houses are 8-bit masks (the first in the mover's order is a rotation and a
+    lowest bit), kept up to date by apply_action."""
+    cdef int p = g.player, q = 1 - g.player, h, s, d, j, k, stock = -1, hand = -1, first_empty = -1
+    cdef uint32_t to_foundation = 0, m
+    cdef uint64_t found = g.found_next, wanted, singles = 0, to_stock = 0, to_waste = 0
     if g.stock_n[p] > 0:
         stock = g.stock[p][g.stock_n[p] - 1]
         if has(found, stock):
@@ -119,56 +111,58 @@ cdef inline int greedy_action(const Duel *g, const Rules *r) noexcept nogil:
         hand = g.hand[p][g.hand_n[p] - 1]
         if has(found, hand):
             return SRC_HAND * 16 + DST_FOUNDATION
-    # One pass over the houses in index order, collecting sets of houses as bits; the first
-    # house of a set in the mover's order is then a rotation and a lowest bit (cheaper than
-    # walking the houses in seat order with a branch per house).
-    for h in range(N_HOUSES):
-        if g.house_n[h] == 0:
-            top[h] = -1
-            empty_houses |= 1u << h
-        else:
-            t = g.house[h][g.house_n[h] - 1]
-            top[h] = t
-            to_foundation |= <uint32_t>has(found, t) << h
-            wanted |= FITTING[t]
-    if to_foundation:
+    if g.house_tops & found:
+        for h in range(N_HOUSES):
+            if g.house_n[h] > 0 and has(found, house_top(g, h)):
+                to_foundation |= 1u << h
         return (SRC_HOUSE + first_in_seat_order(to_foundation, p)) * 16 + DST_FOUNDATION
-    empties = popcount32(empty_houses)
-    if empty_houses:
-        first_empty = first_in_seat_order(empty_houses, p)
+    wanted = children_of(g.house_tops)
+    if g.empty_houses:
+        first_empty = first_in_seat_order(g.empty_houses, p)
+    if (stock >= 0 and r.load_from_stock) or (hand >= 0 and r.load_from_hand):
+        # what the opponent's stock and waste take as loads
+        if r.load_stock and g.stock_n[q] > 0:
+            to_stock = LOADING[r.load_wrap][g.stock[q][g.stock_n[q] - 1]]
+        if r.load_waste and g.waste_n[q] > 0:
+            to_waste = LOADING[r.load_wrap][g.waste[q][g.waste_n[q] - 1]]
     if stock >= 0:
         if r.load_from_stock:                                  # class 1
-            d = load_target(g, r, stock)
-            if d >= 0:
-                return SRC_STOCK * 16 + d
-        if empties or has(wanted, stock):                      # class 2 (the first empty house in order)
+            if has(to_stock, stock):
+                return SRC_STOCK * 16 + DST_OPP_STOCK
+            if has(to_waste, stock):
+                return SRC_STOCK * 16 + DST_OPP_WASTE
+        if g.empty_houses or has(wanted, stock):               # class 2 (the first empty house in order)
             for j in range(N_HOUSES):
                 h = seat_house(p, j)
-                if top[h] < 0 or has(FITTING[top[h]], stock):
+                if g.house_n[h] == 0 or fits_house(stock, house_top(g, h)):
                     return SRC_STOCK * 16 + DST_HOUSE + h
     if hand >= 0:
         if r.load_from_hand:                                   # class 3
-            d = load_target(g, r, hand)
-            if d >= 0:
-                return SRC_HAND * 16 + d
+            if has(to_stock, hand):
+                return SRC_HAND * 16 + DST_OPP_STOCK
+            if has(to_waste, hand):
+                return SRC_HAND * 16 + DST_OPP_WASTE
         if has(wanted, hand):                                  # class 4
             for j in range(N_HOUSES):
                 h = seat_house(p, j)
-                if top[h] >= 0 and has(FITTING[top[h]], hand):
+                if g.house_n[h] > 0 and fits_house(hand, house_top(g, h)):
                     return SRC_HAND * 16 + DST_HOUSE + h
-    for s in range(N_HOUSES):                                  # class 5: a lone house card moves over
-        if g.house_n[s] == 1 and has(wanted, top[s]):
-            singles |= <uint64_t>1 << top[s]
+    m = g.single_houses                                        # class 5: a lone house card moves over
+    while m:
+        s = lowest_bit32(m)
+        m &= m - 1
+        if has(wanted, house_top(g, s)):
+            singles |= <uint64_t>1 << house_top(g, s)
     if singles:
         for j in range(N_HOUSES):                              # first destination, then first source
             d = seat_house(p, j)
-            if top[d] >= 0 and FITTING[top[d]] & singles:
+            if g.house_n[d] > 0 and FITTING[house_top(g, d)] & singles:
                 for k in range(N_HOUSES):
                     s = seat_house(p, k)
-                    if g.house_n[s] == 1 and has(FITTING[top[d]], top[s]):
+                    if g.house_n[s] == 1 and fits_house(house_top(g, s), house_top(g, d)):
                         return (SRC_HOUSE + s) * 16 + DST_HOUSE + d
     if hand >= 0:
-        if empties >= 2 and (r.empty_house == EMPTY_ANY or g.stock_n[p] == 0):   # class 6
+        if popcount32(g.empty_houses) >= 2 and (r.empty_house == EMPTY_ANY or g.stock_n[p] == 0):   # class 6
             return SRC_HAND * 16 + DST_HOUSE + first_empty
         return ACT_DISCARD
     return ACT_PASS
@@ -274,19 +268,13 @@ cdef inline int contains(const int *acts, int n, int a) noexcept nogil:
             return 1
     return 0
 
-cdef inline int step_seats(Duel *g, const Rules *r, const int *strategy, Rng *rng0, Rng *rng1) noexcept nogil:
-    """One decision of the player to move; returns the action taken (or -1 for a stop call).
-    rng0 / rng1 feed the player of pack 0 / pack 1: the mover's stream chooses his action, and
-    under stop_mode=call the opponent's stream decides whether he notices a non-compliant one."""
+cdef inline int step_listed(Duel *g, const Rules *r, const int *strategy, Rng *rng0, Rng *rng1) noexcept nogil:
+    """step_seats by the list of legal actions (every policy, every rule set)."""
     cdef int acts[MAX_MOVES]
     cdef int compliant[MAX_MOVES]
     cdef int n, nc, a
     cdef Rng *mover = rng0 if g.player == 0 else rng1
     cdef Rng *watcher = rng1 if g.player == 0 else rng0
-    if strategy[g.player] == STRAT_GREEDY and greedy_fast_ok(r):
-        a = greedy_action(g, r)
-        apply_action(g, r, a)
-        return a
     n = legal_actions(g, r, acts, 0 if r.stop_call else 1)
     a = acts[choose(g, r, strategy[g.player], acts, n, mover)]
     if r.stop_call:
@@ -296,6 +284,17 @@ cdef inline int step_seats(Duel *g, const Rules *r, const int *strategy, Rng *rn
             return -1
     apply_action(g, r, a)
     return a
+
+cdef inline int step_seats(Duel *g, const Rules *r, const int *strategy, Rng *rng0, Rng *rng1) noexcept nogil:
+    """One decision of the player to move; returns the action taken (or -1 for a stop call).
+    rng0 / rng1 feed the player of pack 0 / pack 1: the mover's stream chooses his action, and
+    under stop_mode=call the opponent's stream decides whether he notices a non-compliant one."""
+    cdef int a
+    if strategy[g.player] == STRAT_GREEDY and greedy_fast_ok(r):
+        a = greedy_action(g, r)
+        apply_action(g, r, a)
+        return a
+    return step_listed(g, r, strategy, rng0, rng1)
 
 cdef inline int step(Duel *g, const Rules *r, const int *strategy, Rng *rng) noexcept nogil:
     """One decision with a single stream for both players (the duel analysis, the game API)."""

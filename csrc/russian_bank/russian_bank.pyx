@@ -194,6 +194,14 @@ cdef class DuelState:
         listed = acts[greedy_choice(&self.g, acts, n)]
         return listed, (greedy_action(&self.g, &self.r) if greedy_fast_ok(&self.r) else None)
 
+    def house_summaries(self):
+        """The house summaries apply_action keeps up to date, and the same computed afresh (for
+        the test that they agree)."""
+        cdef Duel fresh = self.g
+        note_houses(&fresh)
+        kept = (self.g.house_tops, self.g.house_tops2, self.g.empty_houses, self.g.single_houses)
+        return kept, (fresh.house_tops, fresh.house_tops2, fresh.empty_houses, fresh.single_houses)
+
     def plan_values(self):
         """The lookahead policy's value of every legal action (the best plan starting with it)."""
         cdef int acts[MAX_MOVES]
