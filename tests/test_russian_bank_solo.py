@@ -119,6 +119,32 @@ def test_tempo_bounds_on_random_deals():
             assert open_pool.outcome == big.outcome
 
 
+def test_tempo_search_proves_losses_and_its_cuts_keep_the_bounds():
+    # In tempo mode a deal lost as SOLO(∞, none) in the open pool is lost (D* = ∞) whatever the
+    # literal search would say within its budget, and the stuck tests only cut positions no win
+    # passes through: the bounds found with them and without them bracket the same D*.
+    lost = bracketed = 0
+    for seed in range(40):
+        pos = rb.SoloPosition.deal(seed)
+        plain = pos.solve(None, "none", tempo=True, budget=20_000, tt_bits=16, relaxation=False, stuck_prune=False)
+        full = pos.solve(None, "none", tempo=True, budget=20_000, tt_bits=16)
+        if full.outcome == "loss":
+            lost += 1
+            assert full.tempo_bounds == (None, None)
+            assert pos.solve(None, "none", budget=20_000).outcome == "loss"
+            assert plain.outcome != "win"
+            continue
+        assert plain.outcome != "loss"
+        lows = [r.tempo_bounds[0] for r in (plain, full)]
+        highs = [r.tempo_bounds[1] for r in (plain, full) if r.tempo_bounds[1] is not None]
+        if highs:
+            assert max(lows) <= min(highs)
+            bracketed += 1
+    assert lost >= 3 and bracketed >= 10
+    for name, tempo in (("S1", 0), ("S3", 21), ("S4", 0)):
+        assert VECTORS[name].solve(None, "none", tempo=True, stuck_prune=False, relaxation=False).tempo == tempo
+
+
 def test_tempo_counters_of_the_analysis():
     config = RunConfig(game="russian_bank", analysis="solo", rules="default", deals=12, seed=5,
                        overrides=dict(foundation_priority="none", tempo=True, node_budget=3000, tt_bits=16),

@@ -863,7 +863,7 @@ cdef inline int solo_search(SoloCtx *x, const Solo *root) noexcept nogil:
         # dead end, and a seen one was tested when it was stored).
         if tt_seen(x, k.key, k.hsh, 0):
             continue
-        if x.stuck_prune and (stock_stuck(x, &k.st) or hand_stuck(x, &k.st)):
+        if solo_stuck(x, &k.st):
             continue
         tt_visit_hashed(x, k.key, k.hsh, 0)
         x.nodes += 1
@@ -892,6 +892,10 @@ cdef inline int solo_search(SoloCtx *x, const Solo *root) noexcept nogil:
             x.max_depth = depth
     return RES_UNRESOLVED if x.truncated else RES_LOSS
 
+cdef inline int solo_stuck(const SoloCtx *x, const Solo *s) noexcept nogil:
+    """1 if the stuck tests (under stuck_prune) prove s lost (x.stock_below set for the search)."""
+    return x.stuck_prune and (stock_stuck(x, s) or hand_stuck(x, s))
+
 cdef inline int layer_add(SoloCtx *x, const Solo *s) noexcept nogil:
     cdef Solo *grown
     cdef int64_t cap
@@ -918,8 +922,9 @@ cdef inline int tempo_layer(SoloCtx *x, const Solo *start, int d) noexcept nogil
     cdef int depth = 0, r
     cdef uint32_t mv
     solo_key(x, start, key)
-    if tt_visit(x, key, d):
+    if tt_seen(x, key, tt_hash(key), d) or solo_stuck(x, start):
         return RES_OPEN
+    tt_visit(x, key, d)
     x.nodes += 1
     x.frames[0].st = start[0]
     if not push_moves(x, &x.frames[0], 0):
@@ -954,8 +959,10 @@ cdef inline int tempo_layer(SoloCtx *x, const Solo *start, int d) noexcept nogil
                 return RES_UNRESOLVED
             continue
         solo_key(x, &nf.st, key)
-        if tt_visit(x, key, d):
+        # as in solo_search: a stuck position is never stored, nor counted (a win never passes it)
+        if tt_seen(x, key, tt_hash(key), d) or solo_stuck(x, &nf.st):
             continue
+        tt_visit(x, key, d)
         x.nodes += 1
         if x.nodes > x.budget:
             return RES_UNRESOLVED
@@ -985,6 +992,8 @@ cdef inline int solo_tempo(SoloCtx *x, const Solo *root) noexcept nogil:
     r = solo_normalize(x, &st)
     if r != RES_OPEN:
         return RES_WIN if r == RES_WIN else RES_LOSS
+    if x.stuck_prune:
+        stock_below_masks(x, st.stock_n)
     # the current layer is layer[0 .. cur_n); the next one is appended behind it and moved down
     x.layer_n = 0
     if not layer_add(x, &st):
@@ -1076,19 +1085,31 @@ cdef inline int solo_decide(SoloCtx *x, SoloCtx *relax, const Solo *root, const 
     x.nodes += nodes
     return r
 
-cdef inline int solo_tempo_bounds(SoloCtx *x, const Solo *root, int *low, int *high) noexcept nogil:
-    """D* within [low, high]: the layered search gives D* exactly or a lower bound (the layer it
-    reached); if it runs out of budget, a depth-first search in the literal model with the same
-    budget decides the deal and its win gives an upper bound (high = -1: none found). Returns
-    the deal's outcome; x.nodes counts both searches."""
-    cdef int r = solo_tempo(x, root)
-    cdef int64_t nodes = x.nodes
+cdef inline int solo_tempo_bounds(SoloCtx *x, SoloCtx *relax, const Solo *root, const Solo *relax_root,
+                                   int *low, int *high) noexcept nogil:
+    """D* within [low, high]: with relax (the same deal as SOLO(∞, none) in the open pool, as in
+    solo_decide), a loss there is a loss here (D* = ∞); then the layered search gives D* exactly
+    or a lower bound (the layer it reached); if it runs out of budget, a depth-first search in
+    the literal model with the same budget decides the deal and its win gives an upper bound
+    (high = -1: none found). Returns the deal's outcome; x.nodes counts every search."""
+    cdef int r
+    cdef int64_t nodes = 0
+    low[0] = high[0] = -1
+    if relax != NULL:
+        r = solo_search(relax, relax_root)
+        if r == RES_LOSS:
+            x.nodes = relax.nodes
+            x.max_depth = relax.max_depth
+            return r
+        nodes = relax.nodes
+    r = solo_tempo(x, root)
+    nodes += x.nodes
     low[0] = x.best
     high[0] = x.best if r == RES_WIN else -1
-    if r != RES_UNRESOLVED:
-        return r
-    r = solo_search(x, root)
-    x.nodes += nodes
-    if r == RES_WIN:
-        high[0] = x.best
+    if r == RES_UNRESOLVED:
+        r = solo_search(x, root)
+        nodes += x.nodes
+        if r == RES_WIN:
+            high[0] = x.best
+    x.nodes = nodes
     return r

@@ -568,8 +568,8 @@ cdef class SoloSolver:
     def solve(self, k=None, bint strict=False, bint open_pool=False, bint dominance=True,
               bint tempo=False, long long budget=1_000_000, bint d3=False, bint stuck_prune=True,
               bint relaxation=False, bint free_cycling=True, bint line=False):
-        """relaxation (literal model, no tempo): decide the position as SOLO(∞, none) in the open
-        pool first, as solo_shard does (solo_decide); nodes counts both searches. line: also
+        """relaxation (literal model): decide the position as SOLO(∞, none) in the open pool
+        first, as solo_shard does (solo_decide, solo_tempo_bounds); nodes counts every search. line: also
         return the winning line of a win (solo_line; not in tempo mode)."""
         cdef int res, low = 0, high = 0
         cdef SoloCtx rx
@@ -586,7 +586,7 @@ cdef class SoloSolver:
         try:
             with nogil:
                 if tempo:
-                    res = solo_tempo_bounds(&self.x, &self.root, &low, &high)
+                    res = solo_tempo_bounds(&self.x, relax, &self.root, &self.root, &low, &high)
                 else:
                     res = solo_decide(&self.x, relax, &self.root, &self.root)
         finally:
@@ -627,17 +627,18 @@ cdef int solver_setup(SoloCtx *x, dict options) except -1:
 
 cdef object relaxation_options(dict options):
     """The options of the relaxation that decides a literal-model deal first, when options ask
-    for it (relaxation, literal model, no tempo): SOLO(∞, none) in the open pool, with the same
-    budget and table size (see solo_decide). None when there is none."""
-    if not options.get("relaxation", False) or options["open_pool"] or options["tempo"]:
+    for it (relaxation, literal model; in tempo mode a loss there is D* = ∞): SOLO(∞, none) in
+    the open pool, with the same budget and table size (see solo_decide, solo_tempo_bounds).
+    None when there is none."""
+    if not options.get("relaxation", False) or options["open_pool"]:
         return None
-    return dict(options, k=None, strict=False, open_pool=True, relaxation=False)
+    return dict(options, k=None, strict=False, open_pool=True, relaxation=False, tempo=False)
 
 
 def solo_shard(object deal_bitgen, int n_deals, dict options):
     """Solve n_deals random SOLO layouts. options: k (None = unlimited), strict, open_pool,
     dominance, d3, stuck_prune and free_cycling (default on), relaxation (default off:
-    literal model, no tempo: a loss of the deal as SOLO(∞, none) in the open pool decides it, see
+    literal model: a loss of the deal as SOLO(∞, none) in the open pool decides it (D* = ∞ in tempo mode), see
     solo_decide), tempo, budget, tt_bits. Counters add up across shards."""
     cdef SoloCtx x, rx
     cdef SoloCtx *relax = NULL
@@ -675,10 +676,12 @@ def solo_shard(object deal_bitgen, int n_deals, dict options):
                 if relax != NULL:
                     solo_deal(relax, &relax_root, pack)
                 if x.tempo:
-                    res = solo_tempo_bounds(&x, &root, &low, &high)
-                    if low == high:
+                    res = solo_tempo_bounds(&x, relax, &root, &relax_root, &low, &high)
+                    if res == RES_LOSS:
+                        pass                   # D* = ∞: in the outcome only
+                    elif low == high:
                         tph[0, min(low, TEMPO_BINS - 1)] += 1
-                    elif res != RES_LOSS:
+                    else:
                         tph[1, min(low, TEMPO_BINS - 1)] += 1
                         if high >= 0:
                             tph[2, min(high, TEMPO_BINS - 1)] += 1
