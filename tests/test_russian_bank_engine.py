@@ -79,6 +79,17 @@ GREEDY_DIRECT_RULES = {
 }
 
 
+def running_positions(rules, first_seed, games, moves):
+    """The positions of games dealt from first_seed on, at most `moves` a game, while the game
+    runs; the caller plays an action on each before asking for the next."""
+    for game in range(games):
+        pos, _ = rb.new_game(first_seed + game, rules)
+        for _ in range(moves):
+            if pos.state.status()["end"] != "running":
+                break
+            yield pos
+
+
 @pytest.mark.parametrize("name", GREEDY_DIRECT_RULES)
 def test_greedy_direct_generator_matches_the_listed_choice(name):
     # G1 picks its action straight from the position (the fast path of the duel kernels); it must
@@ -86,16 +97,12 @@ def test_greedy_direct_generator_matches_the_listed_choice(name):
     rules = rb.resolve("default", GREEDY_DIRECT_RULES[name])
     rng = np.random.default_rng(5)
     checked = 0
-    for game in range(40):
-        pos, _ = rb.new_game(2000 + game, rules)
-        for _ in range(600):
-            if pos.state.status()["end"] != "running":
-                break
-            listed, direct = pos.state.greedy_both_ways()
-            assert direct == listed, (pos.describe(), listed, direct)
-            checked += 1
-            legal = pos.state.legal(True)
-            pos.state.apply(listed if rng.random() < 0.5 else int(rng.choice(legal)))
+    for pos in running_positions(rules, 2000, 40, 600):
+        listed, direct = pos.state.greedy_both_ways()
+        assert direct == listed, (pos.describe(), listed, direct)
+        checked += 1
+        legal = pos.state.legal(True)
+        pos.state.apply(listed if rng.random() < 0.5 else int(rng.choice(legal)))
     assert checked >= 10_000
 
 
@@ -106,16 +113,12 @@ def test_house_summaries_stay_true_through_play(name):
     rules = rb.resolve("default", RULE_SETS.get(name, GREEDY_DIRECT_RULES.get(name)))
     rng = np.random.default_rng(11)
     checked = doubled = 0
-    for game in range(30):
-        pos, _ = rb.new_game(3000 + game, rules)
-        for _ in range(500):
-            if pos.state.status()["end"] != "running":
-                break
-            kept, fresh = pos.state.house_summaries()
-            assert kept == fresh, pos.describe()
-            checked += 1
-            doubled += kept[1] != 0
-            pos.state.apply(int(rng.choice(pos.state.legal(True))))
+    for pos in running_positions(rules, 3000, 30, 500):
+        kept, fresh = pos.state.house_summaries()
+        assert kept == fresh, pos.describe()
+        checked += 1
+        doubled += kept[1] != 0
+        pos.state.apply(int(rng.choice(pos.state.legal(True))))
     assert checked >= 5_000 and doubled > 0
 
 

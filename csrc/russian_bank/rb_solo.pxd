@@ -1067,20 +1067,28 @@ cdef inline void solo_deal(SoloCtx *x, Solo *s, const uint8_t *d) noexcept nogil
     for i in range(x.order_n):
         s.poolk |= <uint64_t>1 << x.order[i]
 
+cdef inline int relaxation_lost(SoloCtx *x, SoloCtx *relax, const Solo *relax_root, int64_t *nodes) noexcept nogil:
+    """With relax (the same deal as SOLO(∞, none) in the open pool), search it: 1 if it is lost
+    (x.nodes and x.max_depth then tell that search's), else 0 with its nodes in *nodes."""
+    nodes[0] = 0
+    if relax == NULL:
+        return 0
+    if solo_search(relax, relax_root) == RES_LOSS:
+        x.nodes = relax.nodes
+        x.max_depth = relax.max_depth
+        return 1
+    nodes[0] = relax.nodes
+    return 0
+
 cdef inline int solo_decide(SoloCtx *x, SoloCtx *relax, const Solo *root, const Solo *relax_root) noexcept nogil:
     """Decide a deal in x's model; with relax (the same deal as SOLO(∞, none) in the open pool),
     search that first: every winning line under k redeals or strict priority is one under ∞ and
     none (§9.3 F3), so a loss there is a loss here, proven at the open pool's much smaller cost.
     x.nodes counts both searches."""
     cdef int r
-    cdef int64_t nodes = 0
-    if relax != NULL:
-        r = solo_search(relax, relax_root)
-        if r == RES_LOSS:
-            x.nodes = relax.nodes
-            x.max_depth = relax.max_depth
-            return r
-        nodes = relax.nodes
+    cdef int64_t nodes
+    if relaxation_lost(x, relax, relax_root, &nodes):
+        return RES_LOSS
     r = solo_search(x, root)
     x.nodes += nodes
     return r
@@ -1093,15 +1101,10 @@ cdef inline int solo_tempo_bounds(SoloCtx *x, SoloCtx *relax, const Solo *root, 
     the literal model with the same budget decides the deal and its win gives an upper bound
     (high = -1: none found). Returns the deal's outcome; x.nodes counts every search."""
     cdef int r
-    cdef int64_t nodes = 0
+    cdef int64_t nodes
     low[0] = high[0] = -1
-    if relax != NULL:
-        r = solo_search(relax, relax_root)
-        if r == RES_LOSS:
-            x.nodes = relax.nodes
-            x.max_depth = relax.max_depth
-            return r
-        nodes = relax.nodes
+    if relaxation_lost(x, relax, relax_root, &nodes):
+        return RES_LOSS
     r = solo_tempo(x, root)
     nodes += x.nodes
     low[0] = x.best
