@@ -217,12 +217,14 @@ cdef inline int house_top(const Duel *g, int h) noexcept nogil:
     return g.house[h][g.house_n[h] - 1]
 
 cdef inline void top_added(Duel *g, int c) noexcept nogil:
+    """c became the top of a house (with two packs the same kind may top two houses)."""
     cdef uint64_t b = <uint64_t>1 << c
     if g.house_tops & b:
         g.house_tops2 |= b
     g.house_tops |= b
 
 cdef inline void top_removed(Duel *g, int c) noexcept nogil:
+    """c stopped being the top of a house."""
     cdef uint64_t b = <uint64_t>1 << c
     if g.house_tops2 & b:
         g.house_tops2 &= ~b
@@ -230,6 +232,7 @@ cdef inline void top_removed(Duel *g, int c) noexcept nogil:
         g.house_tops &= ~b
 
 cdef inline void house_size_changed(Duel *g, int h) noexcept nogil:
+    """Update house h's bits in empty_houses and single_houses."""
     cdef uint32_t b = 1u << h
     g.empty_houses = (g.empty_houses & ~b) | (b if g.house_n[h] == 0 else 0)
     g.single_houses = (g.single_houses & ~b) | (b if g.house_n[h] == 1 else 0)
