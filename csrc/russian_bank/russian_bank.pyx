@@ -569,8 +569,8 @@ cdef class SoloSolver:
               bint tempo=False, long long budget=1_000_000, bint d3=False, bint stuck_prune=True,
               bint relaxation=False, bint free_cycling=True, bint line=False):
         """relaxation (literal model): decide the position as SOLO(∞, none) in the open pool
-        first, as solo_shard does (solo_decide, solo_tempo_bounds); nodes counts every search. line: also
-        return the winning line of a win (solo_line; not in tempo mode)."""
+        first, as solo_shard does (solo_decide, solo_tempo_bounds); nodes counts every search.
+        line: also return the winning line of a win (solo_line; not in tempo mode)."""
         cdef int res, low = 0, high = 0
         cdef SoloCtx rx
         cdef SoloCtx *relax = NULL
@@ -637,9 +637,9 @@ cdef object relaxation_options(dict options):
 
 def solo_shard(object deal_bitgen, int n_deals, dict options):
     """Solve n_deals random SOLO layouts. options: k (None = unlimited), strict, open_pool,
-    dominance, d3, stuck_prune and free_cycling (default on), relaxation (default off:
-    literal model: a loss of the deal as SOLO(∞, none) in the open pool decides it (D* = ∞ in tempo mode), see
-    solo_decide), tempo, budget, tt_bits. Counters add up across shards."""
+    dominance, d3, stuck_prune and free_cycling (default on), relaxation (default off;
+    literal model: a loss of the deal as SOLO(∞, none) in the open pool decides it, D* = ∞ in
+    tempo mode, see solo_decide), tempo, budget, tt_bits. Counters add up across shards."""
     cdef SoloCtx x, rx
     cdef SoloCtx *relax = NULL
     cdef Solo root, relax_root
