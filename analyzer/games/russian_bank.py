@@ -924,9 +924,10 @@ def ladder_table(counters: dict, budget: int) -> pd.DataFrame:
 
 
 def ladder_is_exact(rules: dict) -> bool:
-    """Whether ladder_table is exact for a run with these resolved options (one search a deal)."""
+    """Whether ladder_table is exact for a solvability run with these resolved options (one
+    search a deal)."""
     options = _solo_options(rules)
-    return options["open_pool"] or not options["relaxation"] or options["tempo"]
+    return options["open_pool"] or not options["relaxation"]
 
 
 def tempo_table(counters: dict) -> pd.DataFrame:
@@ -1259,7 +1260,8 @@ def blind_section(ctx, thoughtful):
         f"each candidate move in each order with the solver ({budget:,} nodes a search), and plays the "
         "move that wins in the most orders (hindsight optimisation, §10.6 policy 4); ties go to the "
         "position met least often in the game, then to the one furthest on. It resigns when no move "
-        f"wins in any order, and a game that comes to the same position {core.HINDSIGHT_REPEATS} times is lost. On the "
+        f"wins in any order, and a game that comes to the same position {core.HINDSIGHT_REPEATS} "
+        "times is lost. On the "
         f"same {int(h_paired.loc['solver won', 'n']):,} layouts it won {100 * h_win.estimate:.1f}% "
         f"[{100 * h_win.ci_low:.1f}%, {100 * h_win.ci_high:.1f}%], {100 * h_of_wins.estimate:.1f}% of the "
         f"deals the solver won; the paired gap (solver won, hindsight lost) is {100 * h_gap.estimate:.1f}% "

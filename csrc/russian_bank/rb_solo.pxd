@@ -919,12 +919,14 @@ cdef inline int tempo_layer(SoloCtx *x, const Solo *start, int d) noexcept nogil
     cdef Frame *nf
     cdef Frame *grown
     cdef uint64_t key[3]
+    cdef uint64_t hsh
     cdef int depth = 0, r
     cdef uint32_t mv
     solo_key(x, start, key)
-    if tt_seen(x, key, tt_hash(key), d) or solo_stuck(x, start):
+    hsh = tt_hash(key)
+    if tt_seen(x, key, hsh, d) or solo_stuck(x, start):
         return RES_OPEN
-    tt_visit(x, key, d)
+    tt_visit_hashed(x, key, hsh, d)
     x.nodes += 1
     x.frames[0].st = start[0]
     if not push_moves(x, &x.frames[0], 0):
@@ -960,9 +962,10 @@ cdef inline int tempo_layer(SoloCtx *x, const Solo *start, int d) noexcept nogil
             continue
         solo_key(x, &nf.st, key)
         # as in solo_search: a stuck position is never stored, nor counted (a win never passes it)
-        if tt_seen(x, key, tt_hash(key), d) or solo_stuck(x, &nf.st):
+        hsh = tt_hash(key)
+        if tt_seen(x, key, hsh, d) or solo_stuck(x, &nf.st):
             continue
-        tt_visit(x, key, d)
+        tt_visit_hashed(x, key, hsh, d)
         x.nodes += 1
         if x.nodes > x.budget:
             return RES_UNRESOLVED
