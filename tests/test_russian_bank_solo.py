@@ -95,9 +95,10 @@ def test_tempo(name, tempo):
 
 
 def test_tempo_bounds_on_random_deals():
-    # The layered search proves D* >= low; a literal-model win gives D* <= high. The bounds must
-    # bracket D* found with a larger budget, and a finite D* means the deal is won (§9.2).
-    for seed in range(12):
+    # The layered search proves D* >= low; a literal-model win, lowered by the branch and bound,
+    # gives D* <= high. The bounds must bracket D* found with a larger budget, and a finite D*
+    # means the deal is won (§9.2).
+    for seed in range(40):
         pos = rb.SoloPosition.deal(seed)
         small = pos.solve(None, "none", tempo=True, budget=2_000, tt_bits=16)
         big = pos.solve(None, "none", tempo=True, budget=60_000, tt_bits=18)
@@ -117,6 +118,26 @@ def test_tempo_bounds_on_random_deals():
         open_pool = pos.solve(None, "none", budget=200_000)
         if open_pool.outcome != "unresolved" and big.outcome != "unresolved":
             assert open_pool.outcome == big.outcome
+
+
+def test_the_layered_search_and_the_branch_and_bound_agree_on_d_star():
+    # D* two ways: the layered search proves it from below, layer by layer; the branch and bound
+    # starts from a win and looks for wins with fewer discards, from above.
+    # Deal 15: within 5x10^5 nodes the layered search reaches layer 22 and the branch and bound
+    # comes down to a win with 22, so D* = 22 (before 0.8.3, [22, 30]); the layered search alone
+    # finishes just above that budget and proves the same.
+    deal = rb.SoloPosition.deal(15)
+    assert deal.solve(None, "none", tempo=True, budget=500_000).tempo == 22
+    alone = deal.solve(None, "none", tempo=True, budget=1_000_000)
+    assert alone.tempo == 22 and alone.nodes < 600_000
+    # Deal 12: the layered search proves D* = 30 within 10^6 nodes, and within 5x10^5 the branch
+    # and bound comes down to 30 from above. Before 0.8.3 the layered search took the first win
+    # met in layer d, which may be one a discard of that layer made, with d + 1 discards, while a
+    # win with d was still to come: it said 31.
+    deal = rb.SoloPosition.deal(12)
+    assert deal.solve(None, "none", tempo=True, budget=1_000_000).tempo == 30
+    low, high = deal.solve(None, "none", tempo=True, budget=500_000).tempo_bounds
+    assert low < high == 30
 
 
 def test_tempo_search_proves_losses_and_its_cuts_keep_the_bounds():

@@ -771,13 +771,14 @@ def _solo_options(rules: dict) -> dict:
 def _solo_results_since(rules: dict) -> str:
     """The version since which the solo kernel counts as now for these options: 0.5.0 and 0.6.0
     changed only the literal model (the relaxation; the last-pass cut and free cycling) and 0.7.0
-    only its finite redeal limits (the stuck hand test), 0.8.2 only the tempo search, so a
+    only its finite redeal limits (the stuck hand test), 0.8.2 and 0.8.3 only the tempo search, so a
     SOLO(∞, none) run in the open pool made by 0.4.0 (the headline run) may be resumed. (No
     check_rules: a run stored by an older version is judged by its version here, and its options
     are checked when its shards run.)"""
     options = _solo_options(rules)
     if options["tempo"]:
-        return "0.8.2"        # the relaxation and the stuck tests in the layered search
+        return "0.8.3"        # 0.8.2: the relaxation and the stuck tests in the layered search;
+                              # 0.8.3: a win by a discard counted in the next layer, branch and bound
     if options["open_pool"]:
         return "0.4.0"
     return "0.6.0" if options["k"] is None else "0.7.0"
@@ -1100,8 +1101,9 @@ def build_report(ctx) -> list:
         "point estimates. The ladder table shows what smaller "
         "budgets decide on the same deals (§10.7). The tempo D* is found by a breadth-first search "
         "layered by discards in the literal model: exact when the search finishes, otherwise the "
-        "layer it reached is a proven lower bound and a win found by depth-first search an upper "
-        "bound; a deal the open-pool search proves lost as SOLO(∞, none) has none (D* = ∞), and "
+        "layer it reached is a proven lower bound, and the upper bound is a win found by "
+        "depth-first search, lowered by a branch and bound that looks for wins with fewer discards "
+        "(when it finishes, or meets the lower bound, D* is exact too); a deal the open-pool search proves lost as SOLO(∞, none) has none (D* = ∞), and "
         "positions the stuck tests prove lost are cut there too. These samples are small; the "
         "headline run of the first section, when its store is kept beside the report, is the much "
         "larger one.",

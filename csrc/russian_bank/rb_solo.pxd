@@ -115,6 +115,9 @@ cdef struct SoloCtx:
     uint64_t stock_below[N_KINDS + 1]   # the kinds of stock[0 .. d) (stock_stuck, hand_stuck)
     int truncated                # a move list overflowed: a completed search is not a proof
     int tempo                    # search for D* (solo_tempo) instead of solvability
+    int discard_limit            # solo_search as branch and bound (-1: off): only lines with at most
+    int discard_floor            # this many discards; a win with more than discard_floor lowers the
+    int improved                 # limit below its discards (x.best, improved = 1) and the search goes on
     int64_t budget
     int64_t nodes
     int best                     # tempo: D* of a win, or the first layer not completed
@@ -582,8 +585,16 @@ cdef inline void order_kids(Child *kids, uint32_t *moves, int n) noexcept nogil:
 cdef inline int keep_kid(SoloCtx *x, Child *k) noexcept nogil:
     """Normalize and key the successor k.st, prefetching its table slot: 1 to keep it, 0 for a
     dead end, -1 for a win (x.best = its discards)."""
-    cdef int r = solo_normalize(x, &k.st)
+    cdef int r
+    if x.discard_limit >= 0 and k.st.discards > x.discard_limit:
+        return 0
+    r = solo_normalize(x, &k.st)
     if r == RES_DEAD:
+        return 0
+    if r == RES_WIN and x.discard_limit >= 0 and k.st.discards > x.discard_floor:
+        x.best = k.st.discards             # branch and bound: on to a win with fewer discards
+        x.discard_limit = k.st.discards - 1
+        x.improved = 1
         return 0
     if r == RES_WIN:
         x.best = k.st.discards
@@ -814,9 +825,19 @@ cdef inline int hand_stuck(const SoloCtx *x, const Solo *s) noexcept nogil:
         frozen &= ~(<uint64_t>1 << c)
     return 0
 
+cdef inline int search_cost(const SoloCtx *x, const Solo *s) noexcept nogil:
+    """A position's cost in the table: its discards under branch and bound (a position reached
+    again with fewer discards is searched again), else 0."""
+    return s.discards if x.discard_limit >= 0 else 0
+
 cdef inline int solo_search(SoloCtx *x, const Solo *root) noexcept nogil:
     """Depth-first search from root: RES_WIN (x.best = the discards of the win found), RES_LOSS or
-    RES_UNRESOLVED (budget exhausted)."""
+    RES_UNRESOLVED (budget exhausted).
+    As branch and bound (x.discard_limit >= 0): only lines with at most discard_limit discards;
+    each win with more than discard_floor discards sets x.best and x.improved and lowers the
+    limit below it. RES_WIN then means a win with x.best discards and none with fewer (a win
+    at the floor, or the search completed after a win); RES_LOSS that no line is within the
+    limit; RES_UNRESOLVED with x.improved that the best win found has x.best discards."""
     cdef KidFrame *f
     cdef KidFrame *grown
     cdef Child *k
@@ -831,6 +852,7 @@ cdef inline int solo_search(SoloCtx *x, const Solo *root) noexcept nogil:
     x.max_depth = 0
     x.path_n = 0
     x.won = -1
+    x.improved = 0
     st = root[0]
     r = solo_normalize(x, &st)
     if r == RES_DEAD:
@@ -843,7 +865,7 @@ cdef inline int solo_search(SoloCtx *x, const Solo *root) noexcept nogil:
         if stock_stuck(x, &st) or hand_stuck(x, &st):
             return RES_LOSS
     solo_key(x, &st, key)
-    tt_visit(x, key, 0)
+    tt_visit(x, key, search_cost(x, &st))
     n = expand(x, &st, 0)
     if n < 0:
         return RES_WIN if n == -1 else RES_UNRESOLVED
@@ -858,14 +880,16 @@ cdef inline int solo_search(SoloCtx *x, const Solo *root) noexcept nogil:
             continue
         k = &x.kids[f.first + f.i]
         f.i += 1
+        if x.discard_limit >= 0 and k.st.discards > x.discard_limit:
+            continue                   # made before a win lowered the limit
         # Seen before, or lost by the stuck-stock test: skip. The table is asked first, so the
         # test runs only for new positions (a stuck one is never stored, nor counted: like a
         # dead end, and a seen one was tested when it was stored).
-        if tt_seen(x, k.key, k.hsh, 0):
+        if tt_seen(x, k.key, k.hsh, search_cost(x, &k.st)):
             continue
         if solo_stuck(x, &k.st):
             continue
-        tt_visit_hashed(x, k.key, k.hsh, 0)
+        tt_visit_hashed(x, k.key, k.hsh, search_cost(x, &k.st))
         x.nodes += 1
         if x.nodes > x.budget:
             return RES_UNRESOLVED
@@ -890,7 +914,9 @@ cdef inline int solo_search(SoloCtx *x, const Solo *root) noexcept nogil:
         x.kframes[depth].i = 0
         if depth > x.max_depth:
             x.max_depth = depth
-    return RES_UNRESOLVED if x.truncated else RES_LOSS
+    if x.truncated:
+        return RES_UNRESOLVED
+    return RES_WIN if x.improved else RES_LOSS
 
 cdef inline int solo_stuck(const SoloCtx *x, const Solo *s) noexcept nogil:
     """1 if the stuck tests (under stuck_prune) prove s lost (x.stock_below set for the search)."""
@@ -922,6 +948,9 @@ cdef inline int tempo_layer(SoloCtx *x, const Solo *start, int d) noexcept nogil
     cdef uint64_t hsh
     cdef int depth = 0, r
     cdef uint32_t mv
+    if start.stock_n == 0 and start.pool == 0:
+        x.best = d                      # a discard of layer d - 1 won
+        return RES_WIN
     solo_key(x, start, key)
     hsh = tt_hash(key)
     if tt_seen(x, key, hsh, d) or solo_stuck(x, start):
@@ -953,10 +982,12 @@ cdef inline int tempo_layer(SoloCtx *x, const Solo *start, int d) noexcept nogil
         r = solo_normalize(x, &nf.st)
         if r == RES_DEAD:
             continue
-        if r == RES_WIN:
+        if r == RES_WIN and mv != S_DISCARD:
             x.best = nf.st.discards
             return RES_WIN
         if mv == S_DISCARD:
+            # a win made by the discard has d + 1 discards: it waits in the next layer, as a
+            # win with d may still come in this one
             if not layer_add(x, &nf.st):
                 return RES_UNRESOLVED
             continue
@@ -1019,6 +1050,7 @@ cdef inline int solo_tempo(SoloCtx *x, const Solo *root) noexcept nogil:
 
 cdef inline int ctx_init(SoloCtx *x, int tt_bits) noexcept nogil:
     memset(x, 0, sizeof(SoloCtx))
+    x.discard_limit = -1
     x.tt = <TTEntry *>big_table_alloc((<size_t>1 << tt_bits) * sizeof(TTEntry))
     x.tt_max_mask = (<uint64_t>1 << tt_bits) - 1
     x.frames_cap = 256
@@ -1101,9 +1133,11 @@ cdef inline int solo_tempo_bounds(SoloCtx *x, SoloCtx *relax, const Solo *root, 
     """D* within [low, high]: with relax (the same deal as SOLO(∞, none) in the open pool, as in
     solo_decide), a loss there is a loss here (D* = ∞); then the layered search gives D* exactly
     or a lower bound (the layer it reached); if it runs out of budget, a depth-first search in
-    the literal model with the same budget decides the deal and its win gives an upper bound
-    (high = -1: none found). Returns the deal's outcome; x.nodes counts every search."""
-    cdef int r
+    the literal model with the same budget decides the deal, and from its win (an upper bound)
+    a branch and bound with the same budget looks for wins with fewer discards, down to the
+    lower bound: finished, its best win is D* (high = -1: no win found). Returns the deal's
+    outcome; x.nodes counts every search."""
+    cdef int r, bound
     cdef int64_t nodes
     low[0] = high[0] = -1
     if relaxation_lost(x, relax, relax_root, &nodes):
@@ -1117,5 +1151,14 @@ cdef inline int solo_tempo_bounds(SoloCtx *x, SoloCtx *relax, const Solo *root, 
         nodes += x.nodes
         if r == RES_WIN:
             high[0] = x.best
+            x.discard_limit = high[0] - 1
+            x.discard_floor = low[0]
+            bound = solo_search(x, root)
+            x.discard_limit = -1
+            nodes += x.nodes
+            if x.improved:
+                high[0] = x.best
+            if bound != RES_UNRESOLVED:
+                low[0] = high[0]
     x.nodes = nodes
     return r
