@@ -1129,8 +1129,8 @@ def build_report(ctx) -> list:
     tempo_rows = tempo_table(tempo.counters)
     w, l, u = (int(x) for x in tempo.counters["outcome"])
     sections[0].tables.append((
-        f"Tempo D* of SOLO(∞, none) ({deals} deals, {overrides['node_budget']:,} nodes each): deals by "
-        f"discards where D* is exact, and the proven lower / found upper bounds of the others "
+        f"Tempo D* of SOLO(∞, none) ({deals} deals, {overrides['node_budget']:,} nodes a search): deals "
+        f"by discards where D* is exact, and the proven lower / found upper bounds of the others "
         f"({w} won, {l} lost, {u} undecided by these searches)", tempo_rows))
     fig, ax = plt.subplots(figsize=(7, 3.5))
     for column, colour in (("exact", "tab:green"), ("lower_bound", "tab:blue"), ("upper_bound", "tab:orange")):
