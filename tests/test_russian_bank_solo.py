@@ -140,6 +140,52 @@ def test_the_layered_search_and_the_branch_and_bound_agree_on_d_star():
     assert low < high == 30
 
 
+def test_the_branch_and_bound_stopping_at_the_lower_bound_gives_that_bound():
+    # A late position with no stock (hearts and spades home to 9, the minors to 8): it can be won
+    # without a discard. At 10 nodes the layered search runs out in layer 0 (D* >= 0), the
+    # depth-first search finds a win with one discard, and the branch and bound's first win has
+    # none, which ends it there: D* = 0. Before 0.8.4 the result kept the depth-first win and
+    # said D* = 1, exactly.
+    hand = "TC KC QD QS 9D TD QH JD KH JS JC TS 9C KS"
+    pos = S("9 9 8 8", "", ["QC", "TH", "JH", "KD"], hand)
+    for budget in (10, 20, 100_000):
+        r = pos.solve(None, "none", tempo=True, budget=budget)
+        assert (r.outcome, r.tempo, r.tempo_bounds) == ("win", 0, (0, 0)), budget
+
+
+def _late_positions(n, seed):
+    """Random late SOLO positions (3-10 cards of each suit home, one card on each house, up to
+    six stock cards, the rest in the hand), small enough to decide exactly."""
+    rng = np.random.default_rng(seed)
+    ranks, suits = "A23456789TJQK", "SHDC"
+    for _ in range(n):
+        found = rng.integers(3, 11, size=4)
+        rest = [ranks[r] + suits[s] for s in range(4) for r in range(found[s], 13)]
+        rest = [rest[i] for i in rng.permutation(len(rest))]
+        stock_n = int(rng.integers(0, min(6, len(rest) - 6) + 1))
+        yield S(" ".join(map(str, found)), " ".join(rest[4:4 + stock_n]), rest[:4], " ".join(rest[4 + stock_n:]))
+
+
+def test_tempo_bounds_at_tiny_budgets_bracket_the_exact_d_star():
+    # Every exact D* claimed at a small budget is the D* of an ample one, and every pair of bounds
+    # brackets it, on late positions where tiny budgets stop each search of solo_tempo_bounds at
+    # every stage (the layered search in its last layer, the branch and bound on its way down).
+    checked = 0
+    for pos in _late_positions(250, seed=11):
+        exact = pos.solve(None, "none", tempo=True, budget=200_000, tt_bits=18)
+        if exact.outcome != "win" or exact.tempo is None:
+            continue
+        for budget in (5, 10, 20, 40, 80):
+            r = pos.solve(None, "none", tempo=True, budget=budget, tt_bits=16)
+            low, high = r.tempo_bounds
+            assert low is not None and low <= exact.tempo, budget
+            assert high is None or exact.tempo <= high, budget
+            if r.tempo is not None:
+                assert r.tempo == exact.tempo, budget
+                checked += 1
+    assert checked >= 100
+
+
 def test_tempo_search_proves_losses_and_its_cuts_keep_the_bounds():
     # In tempo mode a deal lost as SOLO(∞, none) in the open pool is lost (D* = ∞) whatever the
     # literal search would say within its budget, and the stuck tests only cut positions no win

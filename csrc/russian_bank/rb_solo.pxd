@@ -1156,7 +1156,9 @@ cdef inline int solo_tempo_bounds(SoloCtx *x, SoloCtx *relax, const Solo *root, 
             bound = solo_search(x, root)
             x.discard_limit = -1
             nodes += x.nodes
-            if x.improved:
+            if x.improved or bound == RES_WIN:
+                # improved: the best win found below high; RES_WIN without it: the first win
+                # found was at the floor itself (keep_kid ends the search there), so D* = low
                 high[0] = x.best
             if bound != RES_UNRESOLVED:
                 low[0] = high[0]
