@@ -941,6 +941,31 @@ def tempo_table(counters: dict) -> pd.DataFrame:
                               upper_bound=int(hist[2, d])) for d in nz])
 
 
+def tempo_figure(rows: pd.DataFrame, deals: int):
+    """The tempo table drawn on every discard count of its range (a count missing from the table
+    is 0), beside the band that its bounds put on the share of deals won with at most x discards."""
+    import matplotlib.pyplot as plt
+
+    fig, (ax, band) = plt.subplots(1, 2, figsize=(11, 3.5))
+    if len(rows):
+        full = rows.set_index("discards").reindex(range(rows.discards.min(), rows.discards.max() + 1), fill_value=0)
+        for column, colour in (("exact", "tab:green"), ("lower_bound", "tab:blue"), ("upper_bound", "tab:orange")):
+            ax.step(full.index, full[column], where="mid", label=column.replace("_", " "), color=colour)
+        surely = (full.exact + full.upper_bound).cumsum() / deals
+        maybe = (full.exact + full.lower_bound).cumsum() / deals
+        band.fill_between(full.index, surely, maybe, step="mid", color="tab:purple", alpha=0.25)
+        band.step(full.index, surely, where="mid", color="tab:purple", label="at least")
+        band.step(full.index, maybe, where="mid", color="tab:purple", linestyle="--", label="at most")
+        ax.legend()
+        band.legend()
+    ax.set_xlabel("discards (D* = fewest discards of a win)")
+    ax.set_ylabel("deals")
+    band.set_xlabel("x discards")
+    band.set_ylabel(f"share of the {deals} deals with D* <= x")
+    band.set_ylim(0, 1)
+    return fig
+
+
 def _rate(pair: str, event: str, count: int, n: int) -> dict:
     low, high = wilson(count, n)
     return dict(pair=pair, event=event, count=count, n=n, estimate=count / n if n else np.nan,
@@ -1133,14 +1158,12 @@ def build_report(ctx) -> list:
         f"Tempo D* of SOLO(∞, none) ({deals} deals, {overrides['node_budget']:,} nodes a search): deals "
         f"by discards where D* is exact, and the proven lower / found upper bounds of the others "
         f"({w} won, {l} lost, {u} undecided by these searches)", tempo_rows))
-    fig, ax = plt.subplots(figsize=(7, 3.5))
-    for column, colour in (("exact", "tab:green"), ("lower_bound", "tab:blue"), ("upper_bound", "tab:orange")):
-        ax.step(tempo_rows.discards, tempo_rows[column], where="mid", label=column.replace("_", " "), color=colour)
-    ax.set_xlabel("discards (D* = fewest discards of a win)")
-    ax.set_ylabel("deals")
-    ax.legend()
-    sections[0].figures.append(("Tempo D* of SOLO(∞, none): exact values and bounds (§9.2; D*+1 is the solo race "
-                                "length in turns).", fig))
+    sections[0].figures.append((
+        "Tempo D* of SOLO(∞, none) (§9.2; D*+1 is the solo race length in turns). Left: deals by "
+        "discards, where D* is exact and the bounds of the others. Right: the share of the deals that "
+        "can be won with at most x discards lies in the band: at least those whose D* or upper bound "
+        "is at most x, at most those whose D* or lower bound is (lost deals never count).",
+        tempo_figure(tempo_rows, w + l + u)))
 
     headline = headline_section(ctx)
     if headline is not None:
