@@ -106,6 +106,10 @@ def test_exact_three_players_fractions_agree_with_floats():
     assert isinstance(exact.lose[0], Fraction) and sum(exact.lose) == 1
     assert np.allclose([float(x) for x in exact.lose], floats.lose, atol=1e-12)
     assert abs(float(exact.expected_draws) - floats.expected_draws) < 1e-9
+    # the floats keep 12 significant digits (the solve's last digits vary by machine), so that the
+    # report's exact columns are the same everywhere
+    for x in (*floats.lose, floats.expected_draws, *floats.witch_at_start_loses):
+        assert x == float(f"{x:.12g}") and x != float(f"{x:.11g}")
 
 
 def test_exact_refuses_what_it_cannot_solve():

@@ -396,13 +396,17 @@ def exact_supported(players: int, deck: int, order: str, slow: bool = False) -> 
     return players <= FAST_EXACT_PLAYERS or (slow and (players, deck) in SLOW_EXACT)
 
 
+def _significant(x: float, digits: int = 12) -> float:
+    return float(f"{x:.{digits}g}")
+
+
 @lru_cache(maxsize=None)
 def exact_values(players: int, deck: int, order: str, exact: bool | None = None) -> ExactValues:
     """Exact loss probabilities per seat and expected draws of a whole deal (uniform draws).
 
     Standard order: 2 and 3 players, both packs, and 4 players with 32 cards (about a minute);
     literal order: 2 players. ``exact`` chooses fractions (default for 2 players) or floats from
-    sparse solves (default for more)."""
+    sparse solves (default for more), to 12 significant digits."""
     if deck not in PACK_RANKS or not MIN_PLAYERS <= players <= MAX_PLAYERS or order not in _CHOICES["order"]:
         raise ValueError(f"no such game: {players} players, {deck} cards, {order} order")
     if not exact_supported(players, deck, order, slow=True):
@@ -448,6 +452,11 @@ def exact_values(players: int, deck: int, order: str, exact: bool | None = None)
             lose[seat] += p * v[seat]
         witch_loses[witch] += p * v[witch]
         draws_mean += p * (v[n] + draws_before)
+    if not exact:
+        # The sparse solve's last digits depend on the machine's floating-point kernels (seen: a
+        # unit in the 17th digit on another CPU); 12 significant digits read the same everywhere.
+        lose, witch_loses = [_significant(x) for x in lose], [_significant(x) for x in witch_loses]
+        draws_mean = _significant(draws_mean)
     return ExactValues(players, deck, order, tuple(lose), draws_mean, tuple(witch_loses),
                        tuple(num(x) for x in out_at_start), {k: num(v) for k, v in sorted(cards_at_start.items())},
                        len(table))
