@@ -553,6 +553,7 @@ class SoloResult:
     tempo: int | None         # D*, the fewest discards of a win (tempo=True), when proven exactly
     tempo_bounds: tuple = (None, None)   # D* >= low and, if a win was found, <= high (tempo=True)
     line: list[str] | None = None        # the winning line found (solve(line=True), not in tempo mode)
+    line_discards: int | None = None     # SOLO(∞, none), open pool: that line's discards in the literal game
 
 
 @dataclass
@@ -608,7 +609,11 @@ class SoloPosition:
         10^7 nodes with 2^20 slots went 2^21 moves deep and stopped unresolved at a third of its
         budget). It grows only as the search needs it. With ``line``, a win comes with the winning
         line found (moves as text; the D1-safe and, under strict, forced foundation plays follow
-        the move that allows them; not in tempo mode). It is a line, not the shortest one."""
+        the move that allows them; not in tempo mode). It is a line, not the shortest one; for
+        SOLO(∞, none) in the open pool, ``line_discards`` is what it costs in the literal game
+        (its pool cards brought up by turning the hand). In tempo mode for SOLO(∞, none) a win in
+        the open pool is a win (F1), and the better of that line's discards and those of the
+        literal game played out with the open-pool search as its guide is an upper bound on D*."""
         if priority not in ("none", "strict"):
             raise ValueError(f"priority must be none or strict, got {priority!r}")
         if k is not None and (isinstance(k, bool) or not isinstance(k, int) or k < 0):
@@ -626,7 +631,7 @@ class SoloPosition:
                          relaxation, free_cycling, line)
         low, high = r["tempo_bounds"]
         return SoloResult(r["outcome"], r["nodes"], model, low if low is not None and low == high else None,
-                          (low, high), None if r["line"] is None else _line_text(r["line"]))
+                          (low, high), None if r["line"] is None else _line_text(r["line"]), r["line_discards"])
 
     def play_blind(self, k: int | None = None, policy: str = "greedy", samples: int = DEFAULTS["hindsight_samples"],
                    budget: int = DEFAULTS["hindsight_budget"], seed: int = 0) -> "BlindResult":
@@ -771,15 +776,16 @@ def _solo_options(rules: dict) -> dict:
 def _solo_results_since(rules: dict) -> str:
     """The version since which the solo kernel counts as now for these options: 0.5.0 and 0.6.0
     changed only the literal model (the relaxation; the last-pass cut and free cycling) and 0.7.0
-    only its finite redeal limits (the stuck hand test), 0.8.2 to 0.8.4 only the tempo search, so a
+    only its finite redeal limits (the stuck hand test), 0.8.2 to 0.8.5 only the tempo search, so a
     SOLO(∞, none) run in the open pool made by 0.4.0 (the headline run) may be resumed. (No
     check_rules: a run stored by an older version is judged by its version here, and its options
     are checked when its shards run.)"""
     options = _solo_options(rules)
     if options["tempo"]:
-        return "0.8.4"        # 0.8.2: the relaxation and the stuck tests in the layered search;
+        return "0.8.5"        # 0.8.2: the relaxation and the stuck tests in the layered search;
                               # 0.8.3: a win by a discard counted in the next layer, branch and bound;
-                              # 0.8.4: a branch and bound ended by a win at the lower bound gives it
+                              # 0.8.4: a branch and bound ended by a win at the lower bound gives it;
+                              # 0.8.5: SOLO(∞, none) won by the open pool, upper bounds from its line
     if options["open_pool"]:
         return "0.4.0"
     return "0.6.0" if options["k"] is None else "0.7.0"
@@ -1127,10 +1133,16 @@ def build_report(ctx) -> list:
         "point estimates. The ladder table shows what smaller "
         "budgets decide on the same deals (§10.7). The tempo D* is found by a breadth-first search "
         "layered by discards in the literal model: exact when the search finishes, otherwise the "
-        "layer it reached is a proven lower bound, and the upper bound is a win found by "
-        "depth-first search, lowered by a branch and bound that looks for wins with fewer discards "
-        "(when it finishes, or meets the lower bound, D* is exact too); a deal the open-pool search proves lost as SOLO(∞, none) has none (D* = ∞), and "
-        "positions the stuck tests prove lost are cut there too. These samples are small; the "
+        "layer it reached is a proven lower bound. A deal the open-pool search proves lost as "
+        "SOLO(∞, none) has none (D* = ∞), and one it wins is won (the open pool is that game, F1). "
+        "The upper bound is the fewest discards of three winning lines of the literal game: a win "
+        "found by depth-first search, the open pool's winning line with the hand turned to each pool "
+        "card it uses (cards it sends home wait until they come up or are needed), and the game "
+        "played out card by card with the open-pool search as its guide (the hand card is played "
+        "where the deal stays won, else a stock or house card home, else the open pool's next stock "
+        "or house move, else a discard); a branch and bound then looks for wins with fewer discards "
+        "(when it finishes, or meets the lower bound, D* is exact too). The stuck tests cut the "
+        "positions they prove lost there too. These samples are small; the "
         "headline run of the first section, when its store is kept beside the report, is the much "
         "larger one.",
         tables=[("Solvability by variant", pd.concat(solo_rows, ignore_index=True)),
@@ -1508,4 +1520,7 @@ def _cmd_solve(args) -> int:
             print(f"  winning line ({len(result.line)} steps; hand = the card turned up, and in the open "
                   f"pool any hand or waste card, which unlimited redeals bring up):")
             print("\n".join(f"  {i:3d}. {step}" for i, step in enumerate(result.line, 1)))
+        if result.line_discards is not None:
+            print(f"  in the literal game, turning the hand to each pool card it uses, this line makes "
+                  f"{result.line_discards} discards (D* <= {result.line_discards}; --tempo for D*)")
     return 0

@@ -1102,27 +1102,252 @@ cdef inline void solo_deal(SoloCtx *x, Solo *s, const uint8_t *d) noexcept nogil
     for i in range(x.order_n):
         s.poolk |= <uint64_t>1 << x.order[i]
 
-cdef inline int relaxation_lost(SoloCtx *x, SoloCtx *relax, const Solo *relax_root, int64_t *nodes) noexcept nogil:
+cdef inline int relaxation_lost(SoloCtx *x, SoloCtx *relax, const Solo *relax_root, int64_t *nodes,
+                                 int *won) noexcept nogil:
     """With relax (the same deal as SOLO(∞, none) in the open pool), search it: 1 if it is lost
-    (x.nodes and x.max_depth then tell that search's), else 0 with its nodes in *nodes."""
+    (x.nodes and x.max_depth then tell that search's), else 0 with its nodes in *nodes and
+    *won = 1 if it found a win (its line is then in relax's path)."""
+    cdef int r
     nodes[0] = 0
+    won[0] = 0
     if relax == NULL:
         return 0
-    if solo_search(relax, relax_root) == RES_LOSS:
+    r = solo_search(relax, relax_root)
+    if r == RES_LOSS:
         x.nodes = relax.nodes
         x.max_depth = relax.max_depth
         return 1
     nodes[0] = relax.nodes
+    won[0] = r == RES_WIN
     return 0
+
+cdef struct LiteralReplay:
+    # An open-pool line played in the literal model (open_line_discards)
+    uint64_t pool                # turning indices of the cards still in hand or waste
+    uint64_t pending             # kinds home in the open line but not yet here (a subset of pool)
+    int pos                      # the turning index from which the next card comes up
+    int found[4]
+    int discards
+
+cdef inline int replay_turn(LiteralReplay *L) noexcept nogil:
+    """Turn the hand: the turning index of the card that comes up (k = ∞: a redeal, when the
+    hand runs out, is free)."""
+    cdef uint64_t hand = L.pool & (~<uint64_t>0 << L.pos) if L.pos < 64 else 0
+    cdef int i = lowest_bit64(hand) if hand else lowest_bit64(L.pool)
+    L.pos = i + 1
+    return i
+
+cdef inline int replay_home(const SoloCtx *x, LiteralReplay *L, int i) noexcept nogil:
+    """The card of turning index i, just come up: home if it is pending and fits (1), else 0."""
+    cdef int c = x.order[i]
+    if not (L.pending >> c) & 1 or L.found[suit_of(c)] != rank_of(c):
+        return 0
+    L.pool &= ~(<uint64_t>1 << i)
+    L.pending &= ~(<uint64_t>1 << c)
+    L.found[suit_of(c)] += 1
+    return 1
+
+cdef inline int replay_take(const SoloCtx *x, LiteralReplay *L, int target) noexcept nogil:
+    """Turn the hand until the card of turning index target comes up and take it (it is played);
+    every card that comes up before it goes home if it is pending and fits, else is discarded.
+    Returns the discards made."""
+    cdef int i, made = 0
+    while True:
+        i = replay_turn(L)
+        if i == target:
+            L.pool &= ~(<uint64_t>1 << i)
+            return made
+        if not replay_home(x, L, i):
+            made += 1
+
+cdef inline int replay_home_up_to(const SoloCtx *x, LiteralReplay *L, int st, int r) noexcept nogil:
+    """Bring the foundation of suit st up to height r with the pending cards below (in order):
+    the open line had them home. 0 if a card below is not pending (cannot happen)."""
+    cdef int c
+    while L.found[st] < r:
+        c = st * N_RANKS + L.found[st]
+        if not (L.pending >> c) & 1:
+            return 0
+        L.discards += replay_take(x, L, x.index_of[c])
+        L.pending &= ~(<uint64_t>1 << c)
+        L.found[st] += 1
+    return 1
+
+cdef inline int replay_step(const SoloCtx *x, LiteralReplay *L, const Solo *p, uint32_t mv, int is_move,
+                            const Solo *c) noexcept nogil:
+    """One step of the open-pool line: the move mv (if is_move) from p, and the cards that then
+    go home by themselves, up to c. Pool cards the move lays on a house are taken first, highest
+    first (a chain is laid so; some may go home later in the step, from the house). Then the
+    cards that go home, in an order the piles allow (a stock or house card only from the top;
+    the first suit whose next card can go, again and again): a pool card waits (pending) until
+    a card above it needs it or the end, a stock or house card first needs the pending cards
+    below it. 0 if the step cannot be replayed (cannot happen)."""
+    cdef uint64_t laid = 0
+    cdef int st, k, j, h, src, card, going
+    cdef int f[4]                         # the open line's foundations in this step
+    cdef Solo q = p[0]                    # the piles, as the cards leave them
+    if is_move and (mv & 7) != 0:         # onto a house: its chain, highest first, then the card
+        src = (mv >> 3) & 63
+        if src == S_SRC_STOCK:
+            card = x.stock[p.stock_n - 1]
+        elif src >= S_SRC_POOL:
+            card = x.order[src - S_SRC_POOL]
+        else:
+            card = p.house[src - S_SRC_HOUSE][p.house_n[src - S_SRC_HOUSE] - 1]
+        for j in range((mv >> S_CHAIN_SHIFT) & 15, 0, -1):
+            k = chain_kind(card, j, mv >> S_CHOICE_SHIFT)
+            laid |= <uint64_t>1 << k
+            L.discards += replay_take(x, L, x.index_of[k])
+        if src >= S_SRC_POOL:
+            laid |= <uint64_t>1 << card
+            L.discards += replay_take(x, L, src - S_SRC_POOL)
+        solo_apply(x, &q, mv)             # nothing goes home by such a move itself
+    for st in range(4):
+        f[st] = p.found[st]
+    going = 1
+    while going:
+        going = 0
+        for st in range(4):
+            if f[st] >= c.found[st]:
+                continue
+            k = st * N_RANKS + f[st]
+            if (p.poolk >> k) & 1 and not (laid >> k) & 1:
+                L.pending |= <uint64_t>1 << k
+            elif q.stock_n > 0 and x.stock[q.stock_n - 1] == k:
+                q.stock_n -= 1
+                if not replay_home_up_to(x, L, st, f[st]):
+                    return 0
+                L.found[st] = f[st] + 1
+            else:
+                for h in range(SOLO_HOUSES):
+                    if q.house_n[h] and q.house[h][q.house_n[h] - 1] == k:
+                        break
+                else:
+                    continue              # not on top yet: another suit goes first
+                house_pop(&q, h)
+                if not replay_home_up_to(x, L, st, f[st]):
+                    return 0
+                L.found[st] = f[st] + 1
+            f[st] += 1
+            going = 1
+            break
+    for st in range(4):
+        if f[st] != c.found[st]:
+            return 0
+    return 1
+
+cdef inline int open_line_discards(const SoloCtx *x, const Solo *root) noexcept nogil:
+    """The discards of a literal line made from the win solo_search found in the open pool (x's
+    path, as solo_line reads it), for SOLO(∞, none): an upper bound on D* (§9.2), or -1 (cannot
+    happen). The open line's moves are made in the same order; a pool card it uses is brought
+    up by turning the hand (each card passed is a discard, unless it is a pending card that fits
+    its foundation: it goes home instead), and the cards the open line sends home by themselves
+    wait until they come up or are needed. Every step is legal in the literal game (under
+    π = none a foundation card is never forced, and a foundation's height matters only to the
+    cards that go onto it), and every card ends home or in a house, so the line wins."""
+    cdef LiteralReplay L
+    cdef Solo p = root[0], c
+    cdef int d, st, i
+    L.pool = root.pool
+    L.pending = 0
+    L.pos = root.pos
+    L.discards = 0
+    for st in range(4):
+        L.found[st] = root.found[st]
+    solo_normalize(x, &p)
+    if not replay_step(x, &L, root, 0, 0, &p):
+        return -1
+    for d in range(x.path_n + (1 if x.won >= 0 else 0)):
+        i = x.kframes[d].first + x.kframes[d].i - 1 if d < x.path_n else x.won
+        c = x.kids[i].st
+        if not replay_step(x, &L, &p, x.kid_mv[i], 1, &c):
+            return -1
+        p = c
+    while L.pool:                         # the pending cards, as they come up and fit
+        i = replay_turn(&L)
+        if not (L.pending >> x.order[i]) & 1:
+            return -1
+        if not replay_home(x, &L, i):
+            L.discards += 1
+    return L.discards
+
+cdef enum:
+    GUIDED_CHECK_NODES = 20000    # the open-pool search that tells whether a candidate move keeps the win
+    GUIDED_MAX_STEPS = 1 << 16    # a guided game this long has lost its way (a cycle of house moves)
+
+cdef inline int guided_wins(SoloCtx *x, SoloCtx *relax, const Solo *s, int64_t *left) noexcept nogil:
+    """1 if the open-pool search (relax) proves s won, within GUIDED_CHECK_NODES nodes and what is
+    left of the budget (its nodes are taken off *left)."""
+    cdef int64_t budget = relax.budget
+    cdef int r
+    relax.budget = min(<int64_t>GUIDED_CHECK_NODES, left[0])
+    r = solo_search(relax, s)
+    relax.budget = budget
+    left[0] -= relax.nodes
+    return r == RES_WIN
+
+cdef inline int guided_play(SoloCtx *x, SoloCtx *relax, const Solo *root, int64_t *left) noexcept nogil:
+    """SOLO(∞, none), literal model (x), root won in the open pool (relax, the same deal): play
+    it out, guided by the open-pool search, and return the discards made: an upper bound on D*
+    (§9.2), or -1 when the budget (*left nodes) runs out or the game loses its way. At each
+    position, in this order: the hand card to the first place (foundation, then houses) after
+    which the position is still won in the open pool; else a stock or house card home, the
+    same way; else the first move of the open pool's winning line, if it is a single stock or
+    house move the literal game allows; else discard. Every position met is won in the open
+    pool (a discard leaves the open-pool position as it was), which is SOLO(∞, none) itself
+    (F1), so the game ends in a win unless the budget runs out."""
+    cdef Solo s = root[0], t
+    cdef int n, j, src, steps, discards = 0, r, i, chosen
+    cdef uint32_t mv = 0, first
+    r = solo_normalize(x, &s)
+    for steps in range(GUIDED_MAX_STEPS):
+        if r == RES_WIN:
+            return discards
+        if r != RES_OPEN or left[0] <= 0:
+            return -1
+        n = solo_moves(x, &s, 0, x.scratch)
+        chosen = 0
+        for j in range(2 * n):            # the hand card's moves, then stock and house cards home
+            mv = x.scratch[j % n]
+            src = (mv >> 3) & 63
+            if mv != S_DISCARD and (src == S_SRC_HAND if j < n else src != S_SRC_HAND and (mv & 7) == 0):
+                t = s
+                solo_apply(x, &t, mv)
+                if solo_normalize(x, &t) == RES_WIN or guided_wins(x, relax, &t, left):
+                    chosen = 1
+                    break
+        if not chosen:
+            if not guided_wins(x, relax, &s, left):
+                return -1
+            if relax.path_n > 0 or relax.won >= 0:
+                i = relax.kframes[0].first + relax.kframes[0].i - 1 if relax.path_n > 0 else relax.won
+                first = relax.kid_mv[i]
+                for j in range(n):
+                    src = (first >> 3) & 63
+                    if x.scratch[j] == first and src != S_SRC_HAND and src < S_SRC_POOL:
+                        mv = first
+                        chosen = 1
+                        break
+        if not chosen:
+            mv = S_DISCARD
+            for j in range(n):
+                if x.scratch[j] == S_DISCARD:
+                    break
+            else:
+                return -1
+            discards += 1
+        solo_apply(x, &s, mv)
+        r = solo_normalize(x, &s)
+    return -1
 
 cdef inline int solo_decide(SoloCtx *x, SoloCtx *relax, const Solo *root, const Solo *relax_root) noexcept nogil:
     """Decide a deal in x's model; with relax (the same deal as SOLO(∞, none) in the open pool),
     search that first: every winning line under k redeals or strict priority is one under ∞ and
     none (§9.3 F3), so a loss there is a loss here, proven at the open pool's much smaller cost.
     x.nodes counts both searches."""
-    cdef int r
+    cdef int r, won
     cdef int64_t nodes
-    if relaxation_lost(x, relax, relax_root, &nodes):
+    if relaxation_lost(x, relax, relax_root, &nodes, &won):
         return RES_LOSS
     r = solo_search(x, root)
     x.nodes += nodes
@@ -1131,17 +1356,26 @@ cdef inline int solo_decide(SoloCtx *x, SoloCtx *relax, const Solo *root, const 
 cdef inline int solo_tempo_bounds(SoloCtx *x, SoloCtx *relax, const Solo *root, const Solo *relax_root,
                                    int *low, int *high) noexcept nogil:
     """D* within [low, high]: with relax (the same deal as SOLO(∞, none) in the open pool, as in
-    solo_decide), a loss there is a loss here (D* = ∞); then the layered search gives D* exactly
-    or a lower bound (the layer it reached); if it runs out of budget, a depth-first search in
-    the literal model with the same budget decides the deal, and from its win (an upper bound)
-    a branch and bound with the same budget looks for wins with fewer discards, down to the
-    lower bound: finished, its best win is D* (high = -1: no win found). Returns the deal's
-    outcome; x.nodes counts every search."""
-    cdef int r, bound
-    cdef int64_t nodes
+    solo_decide), a loss there is a loss here (D* = ∞), and for SOLO(∞, none) itself a win there
+    is a win here, whose line played in the literal model gives an upper bound
+    (open_line_discards); then the layered search gives D* exactly or a lower bound (the layer
+    it reached); if it runs out of budget, a depth-first search in the literal model with the
+    same budget decides the deal (or finds a win with fewer discards than that line); from the
+    better upper bound a branch and bound with the same budget looks for wins with fewer
+    discards, down to the lower bound: finished, its best win is D* (high = -1: no win found).
+    Returns the deal's outcome; x.nodes counts every search."""
+    cdef int r, bound, won, guided, line = -1
+    cdef int64_t nodes, left
     low[0] = high[0] = -1
-    if relaxation_lost(x, relax, relax_root, &nodes):
+    if relaxation_lost(x, relax, relax_root, &nodes, &won):
         return RES_LOSS
+    if won and x.k == UNLIMITED and not x.strict:
+        line = open_line_discards(relax, relax_root)
+        left = x.budget
+        guided = guided_play(x, relax, root, &left)
+        nodes += x.budget - left
+        if guided >= 0 and guided < line:
+            line = guided
     r = solo_tempo(x, root)
     nodes += x.nodes
     low[0] = x.best
@@ -1149,8 +1383,12 @@ cdef inline int solo_tempo_bounds(SoloCtx *x, SoloCtx *relax, const Solo *root, 
     if r == RES_UNRESOLVED:
         r = solo_search(x, root)
         nodes += x.nodes
+        if line >= 0 and (r == RES_UNRESOLVED or (r == RES_WIN and line < x.best)):
+            r = RES_WIN
+            x.best = line
         if r == RES_WIN:
             high[0] = x.best
+        if r == RES_WIN and high[0] > low[0]:
             x.discard_limit = high[0] - 1
             x.discard_floor = low[0]
             bound = solo_search(x, root)
@@ -1162,5 +1400,7 @@ cdef inline int solo_tempo_bounds(SoloCtx *x, SoloCtx *relax, const Solo *root, 
                 high[0] = x.best
             if bound != RES_UNRESOLVED:
                 low[0] = high[0]
+        elif r == RES_WIN:
+            low[0] = high[0]              # the upper bound meets the layer reached: D* exact
     x.nodes = nodes
     return r

@@ -570,7 +570,9 @@ cdef class SoloSolver:
               bint relaxation=False, bint free_cycling=True, bint line=False):
         """relaxation (literal model): decide the position as SOLO(∞, none) in the open pool
         first, as solo_shard does (solo_decide, solo_tempo_bounds); nodes counts every search.
-        line: also return the winning line of a win (solo_line; not in tempo mode)."""
+        line: also return the winning line of a win (solo_line; not in tempo mode) and, for
+        SOLO(∞, none) in the open pool, the discards of that line played in the literal model
+        (open_line_discards: an upper bound on D*)."""
         cdef int res, low = 0, high = 0
         cdef SoloCtx rx
         cdef SoloCtx *relax = NULL
@@ -594,9 +596,31 @@ cdef class SoloSolver:
                 ctx_free(relax)
         bounds = (low, None if high < 0 else high) if tempo and res != RES_LOSS else (None, None)
         steps = solo_line(&self.x, &self.root) if line and res == RES_WIN and not tempo else None
+        # SOLO(∞, none) in the open pool: the discards of the line played in the literal model
+        line_discards = (open_line_discards(&self.x, &self.root)
+                         if steps is not None and open_pool and k is None and not strict else None)
         return dict(outcome=("loss", "win", "unresolved")[res], nodes=self.x.nodes, tempo_bounds=bounds,
-                    max_depth=self.x.max_depth, line=steps)
+                    max_depth=self.x.max_depth, line=steps, line_discards=line_discards)
 
+
+    def guided_play(self, long long budget=1_000_000):
+        """SOLO(∞, none): the discards of the literal game played out from the position with the
+        open-pool search as its guide (guided_play, an upper bound on D*), or None when the
+        position is not won in the open pool or the guide runs out of its budget of nodes."""
+        cdef SoloCtx rx
+        cdef int64_t left = budget
+        cdef int discards
+        options = dict(k=None, strict=False, open_pool=False, dominance=True, d3=True, stuck_prune=True,
+                       free_cycling=False, tempo=True, budget=budget, tt_bits=self.tt_bits)
+        solver_options(&self.x, options)
+        solver_setup(&rx, relaxation_options(dict(options, relaxation=True)))
+        solo_copy_layout(&rx, &self.x)
+        try:
+            with nogil:
+                discards = guided_play(&self.x, &rx, &self.root, &left)
+        finally:
+            ctx_free(&rx)
+        return None if discards < 0 else discards
 
 cdef enum:
     NODE_DECADES = 10
