@@ -1121,6 +1121,15 @@ cdef inline int relaxation_lost(SoloCtx *x, SoloCtx *relax, const Solo *relax_ro
     won[0] = r == RES_WIN
     return 0
 
+cdef inline int path_length(const SoloCtx *x) noexcept nogil:
+    """After a win of solo_search: the moves of the winning line it found."""
+    return x.path_n + (1 if x.won >= 0 else 0)
+
+cdef inline int path_kid(const SoloCtx *x, int d) noexcept nogil:
+    """The d-th move of that line as an index into kids (and kid_mv): the current successor of
+    frame d, and after the frames kids[won]."""
+    return x.kframes[d].first + x.kframes[d].i - 1 if d < x.path_n else x.won
+
 cdef struct LiteralReplay:
     # An open-pool line played in the literal model (open_line_discards)
     uint64_t pool                # turning indices of the cards still in hand or waste
@@ -1257,8 +1266,8 @@ cdef inline int open_line_discards(const SoloCtx *x, const Solo *root) noexcept 
     solo_normalize(x, &p)
     if not replay_step(x, &L, root, 0, 0, &p):
         return -1
-    for d in range(x.path_n + (1 if x.won >= 0 else 0)):
-        i = x.kframes[d].first + x.kframes[d].i - 1 if d < x.path_n else x.won
+    for d in range(path_length(x)):
+        i = path_kid(x, d)
         c = x.kids[i].st
         if not replay_step(x, &L, &p, x.kid_mv[i], 1, &c):
             return -1
@@ -1275,7 +1284,7 @@ cdef enum:
     GUIDED_CHECK_NODES = 20000    # the open-pool search that tells whether a candidate move keeps the win
     GUIDED_MAX_STEPS = 1 << 16    # a guided game this long has lost its way (a cycle of house moves)
 
-cdef inline int guided_wins(SoloCtx *x, SoloCtx *relax, const Solo *s, int64_t *left) noexcept nogil:
+cdef inline int guided_wins(SoloCtx *relax, const Solo *s, int64_t *left) noexcept nogil:
     """1 if the open-pool search (relax) proves s won, within GUIDED_CHECK_NODES nodes and what is
     left of the budget (its nodes are taken off *left)."""
     cdef int64_t budget = relax.budget
@@ -1297,7 +1306,7 @@ cdef inline int guided_play(SoloCtx *x, SoloCtx *relax, const Solo *root, int64_
     pool (a discard leaves the open-pool position as it was), which is SOLO(∞, none) itself
     (F1), so the game ends in a win unless the budget runs out."""
     cdef Solo s = root[0], t
-    cdef int n, j, src, steps, discards = 0, r, i, chosen
+    cdef int n, j, src, steps, discards = 0, r, chosen
     cdef uint32_t mv = 0, first
     r = solo_normalize(x, &s)
     for steps in range(GUIDED_MAX_STEPS):
@@ -1313,15 +1322,14 @@ cdef inline int guided_play(SoloCtx *x, SoloCtx *relax, const Solo *root, int64_
             if mv != S_DISCARD and (src == S_SRC_HAND if j < n else src != S_SRC_HAND and (mv & 7) == 0):
                 t = s
                 solo_apply(x, &t, mv)
-                if solo_normalize(x, &t) == RES_WIN or guided_wins(x, relax, &t, left):
+                if solo_normalize(x, &t) == RES_WIN or guided_wins(relax, &t, left):
                     chosen = 1
                     break
         if not chosen:
-            if not guided_wins(x, relax, &s, left):
+            if not guided_wins(relax, &s, left):
                 return -1
-            if relax.path_n > 0 or relax.won >= 0:
-                i = relax.kframes[0].first + relax.kframes[0].i - 1 if relax.path_n > 0 else relax.won
-                first = relax.kid_mv[i]
+            if path_length(relax) > 0:
+                first = relax.kid_mv[path_kid(relax, 0)]
                 for j in range(n):
                     src = (first >> 3) & 63
                     if x.scratch[j] == first and src != S_SRC_HAND and src < S_SRC_POOL:

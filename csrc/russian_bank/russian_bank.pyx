@@ -497,10 +497,7 @@ cdef list solo_line(SoloCtx *x, const Solo *root):
     solo_normalize(x, &p)
     steps = [(None, -1, None, [], -1, [st * N_RANKS + f for st in range(4) for f in range(root.found[st], p.found[st])],
               p.redeals - root.redeals)]
-    path = [x.kframes[d].first + x.kframes[d].i - 1 for d in range(x.path_n)]
-    if x.won >= 0:
-        path.append(x.won)
-    for i in path:
+    for i in [path_kid(x, d) for d in range(path_length(x))]:
         mv = x.kid_mv[i]
         c = x.kids[i].st
         t = p
