@@ -776,16 +776,17 @@ def _solo_options(rules: dict) -> dict:
 def _solo_results_since(rules: dict) -> str:
     """The version since which the solo kernel counts as now for these options: 0.5.0 and 0.6.0
     changed only the literal model (the relaxation; the last-pass cut and free cycling) and 0.7.0
-    only its finite redeal limits (the stuck hand test), 0.8.2 to 0.8.5 only the tempo search, so a
+    only its finite redeal limits (the stuck hand test), 0.8.2 to 0.8.6 only the tempo search, so a
     SOLO(∞, none) run in the open pool made by 0.4.0 (the headline run) may be resumed. (No
     check_rules: a run stored by an older version is judged by its version here, and its options
     are checked when its shards run.)"""
     options = _solo_options(rules)
     if options["tempo"]:
-        return "0.8.5"        # 0.8.2: the relaxation and the stuck tests in the layered search;
+        return "0.8.6"        # 0.8.2: the relaxation and the stuck tests in the layered search;
                               # 0.8.3: a win by a discard counted in the next layer, branch and bound;
                               # 0.8.4: a branch and bound ended by a win at the lower bound gives it;
                               # 0.8.5: SOLO(∞, none) won by the open pool, upper bounds from its line
+                              # 0.8.6: the guided game follows its line, lays a card for the hand card
     if options["open_pool"]:
         return "0.4.0"
     return "0.6.0" if options["k"] is None else "0.7.0"

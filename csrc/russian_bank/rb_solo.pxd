@@ -1283,6 +1283,7 @@ cdef inline int open_line_discards(const SoloCtx *x, const Solo *root) noexcept 
 cdef enum:
     GUIDED_CHECK_NODES = 20000    # the open-pool search that tells whether a candidate move keeps the win
     GUIDED_MAX_STEPS = 1 << 16    # a guided game this long has lost its way (a cycle of house moves)
+    GUIDED_LINE_CAP = 1024        # the moves of an open-pool line guided_play keeps (it searches again after)
 
 cdef inline int guided_wins(SoloCtx *relax, const Solo *s, int64_t *left) noexcept nogil:
     """1 if the open-pool search (relax) proves s won, within GUIDED_CHECK_NODES nodes and what is
@@ -1295,24 +1296,64 @@ cdef inline int guided_wins(SoloCtx *relax, const Solo *s, int64_t *left) noexce
     left[0] -= relax.nodes
     return r == RES_WIN
 
+cdef inline int guided_prep(SoloCtx *x, SoloCtx *relax, const Solo *s, int n, int64_t *left,
+                            uint32_t *chosen) noexcept nogil:
+    """guided_play's move before a discard: the first stock or house card laid on a house
+    (x.scratch[0 .. n) are s's moves) after which the hand card has a place that keeps the
+    position won in the open pool (1, the move in *chosen), so that the hand card is played
+    instead of passed; else 0. The hand card is the same after such a move, and it is played
+    next, so the game always gains a card this way."""
+    cdef uint32_t after[64]          # a literal position's moves: at most 31
+    cdef Solo t, u
+    cdef int j, i, m, r
+    for j in range(n):
+        if x.scratch[j] == S_DISCARD or (x.scratch[j] & 7) == 0 or (x.scratch[j] >> 3) & 63 == S_SRC_HAND:
+            continue
+        t = s[0]
+        solo_apply(x, &t, x.scratch[j])
+        r = solo_normalize(x, &t)
+        if r == RES_WIN:
+            chosen[0] = x.scratch[j]
+            return 1
+        if r != RES_OPEN:
+            continue
+        m = solo_moves(x, &t, 0, after)
+        for i in range(m):
+            if after[i] == S_DISCARD or (after[i] >> 3) & 63 != S_SRC_HAND:
+                continue
+            u = t
+            solo_apply(x, &u, after[i])
+            if solo_normalize(x, &u) == RES_WIN or guided_wins(relax, &u, left):
+                chosen[0] = x.scratch[j]
+                return 1
+    return 0
+
 cdef inline int guided_play(SoloCtx *x, SoloCtx *relax, const Solo *root, int64_t *left) noexcept nogil:
     """SOLO(∞, none), literal model (x), root won in the open pool (relax, the same deal): play
     it out, guided by the open-pool search, and return the discards made: an upper bound on D*
     (§9.2), or -1 when the budget (*left nodes) runs out or the game loses its way. At each
     position, in this order: the hand card to the first place (foundation, then houses) after
     which the position is still won in the open pool; else a stock or house card home, the
-    same way; else the first move of the open pool's winning line, if it is a single stock or
-    house move the literal game allows; else discard. Every position met is won in the open
-    pool (a discard leaves the open-pool position as it was), which is SOLO(∞, none) itself
-    (F1), so the game ends in a win unless the budget runs out."""
+    same way; else a stock or house card laid on a house that gives the hand card such a place
+    (guided_prep); else the next move of an open pool's winning line, if it is a single stock
+    or house move the literal game allows; else discard. The line is searched when there is
+    none and followed until one of the first three kinds of move is made: a discard leaves the
+    open-pool position as it was, and searching again after a move of the line could undo it
+    (the search may start with the way back) and go round in a circle. Every position met is
+    won in the open pool, which is SOLO(∞, none) itself (F1), except perhaps after a move of a
+    line the literal position has fallen behind (cards the open pool sends home by themselves
+    wait here until they come up); the game ends in a win unless the budget runs out or it
+    stalls (a full round of the hand with no move and no card home comes back to the same
+    position: -1). It makes only legal moves, so a win's discards bound D* from above."""
     cdef Solo s = root[0], t
-    cdef int n, j, src, steps, discards = 0, r, chosen
-    cdef uint32_t mv = 0, first
+    cdef int n, j, src, steps, discards = 0, r, chosen, home, idle = 0, line_n = 0, line_i = 0
+    cdef uint32_t mv = 0
+    cdef uint32_t line[GUIDED_LINE_CAP]
     r = solo_normalize(x, &s)
     for steps in range(GUIDED_MAX_STEPS):
         if r == RES_WIN:
             return discards
-        if r != RES_OPEN or left[0] <= 0:
+        if r != RES_OPEN or left[0] <= 0 or idle > popcount64(s.pool):
             return -1
         n = solo_moves(x, &s, 0, x.scratch)
         chosen = 0
@@ -1326,17 +1367,29 @@ cdef inline int guided_play(SoloCtx *x, SoloCtx *relax, const Solo *root, int64_
                     chosen = 1
                     break
         if not chosen:
-            if not guided_wins(relax, &s, left):
-                return -1
-            if path_length(relax) > 0:
-                first = relax.kid_mv[path_kid(relax, 0)]
+            chosen = guided_prep(x, relax, &s, n, left, &mv)
+        if chosen:
+            line_n = line_i = 0           # the position has left the line
+        else:
+            if line_i >= line_n:
+                if not guided_wins(relax, &s, left):
+                    return -1
+                line_n = min(path_length(relax), <int>GUIDED_LINE_CAP)
+                for j in range(line_n):
+                    line[j] = relax.kid_mv[path_kid(relax, j)]
+                line_i = 0
+            if line_i < line_n:
+                src = (line[line_i] >> 3) & 63
                 for j in range(n):
-                    src = (first >> 3) & 63
-                    if x.scratch[j] == first and src != S_SRC_HAND and src < S_SRC_POOL:
-                        mv = first
+                    if x.scratch[j] == line[line_i] and src != S_SRC_HAND and src < S_SRC_POOL:
+                        mv = line[line_i]
+                        line_i += 1
                         chosen = 1
                         break
-        if not chosen:
+        home = s.found[0] + s.found[1] + s.found[2] + s.found[3]
+        if chosen:
+            idle = 0
+        else:
             mv = S_DISCARD
             for j in range(n):
                 if x.scratch[j] == S_DISCARD:
@@ -1344,8 +1397,11 @@ cdef inline int guided_play(SoloCtx *x, SoloCtx *relax, const Solo *root, int64_
             else:
                 return -1
             discards += 1
+            idle += 1
         solo_apply(x, &s, mv)
         r = solo_normalize(x, &s)
+        if s.found[0] + s.found[1] + s.found[2] + s.found[3] != home:
+            idle = 0                      # a card went home by itself: the round starts again
     return -1
 
 cdef inline int solo_decide(SoloCtx *x, SoloCtx *relax, const Solo *root, const Solo *relax_root) noexcept nogil:
