@@ -1142,8 +1142,9 @@ def build_report(ctx) -> list:
         "played out card by card with the open-pool search as its guide (the hand card is played "
         "where the deal stays won, else a stock or house card home, else a stock or house card laid "
         "on a house that gives the hand card such a place, else the next stock or house move of an "
-        "open-pool winning line, followed until the game leaves it, else a discard); a branch and bound then looks for wins with fewer discards "
-        "(when it finishes, or meets the lower bound, D* is exact too). The stuck tests cut the "
+        "open-pool winning line, followed until the game leaves it, else a discard); a branch and "
+        "bound then looks for wins with fewer discards (when it finishes, or meets the lower bound, "
+        "D* is exact too). The stuck tests cut the "
         "positions they prove lost there too. These samples are small; the "
         "headline run of the first section, when its store is kept beside the report, is the much "
         "larger one.",

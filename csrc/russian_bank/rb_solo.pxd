@@ -1296,6 +1296,14 @@ cdef inline int guided_wins(SoloCtx *relax, const Solo *s, int64_t *left) noexce
     left[0] -= relax.nodes
     return r == RES_WIN
 
+cdef inline int guided_move_wins(SoloCtx *x, SoloCtx *relax, const Solo *s, uint32_t mv,
+                                 int64_t *left) noexcept nogil:
+    """guided_play's check of a candidate move: 1 if after mv the position is won outright or
+    the open-pool search (guided_wins) proves it won."""
+    cdef Solo t = s[0]
+    solo_apply(x, &t, mv)
+    return solo_normalize(x, &t) == RES_WIN or guided_wins(relax, &t, left)
+
 cdef inline int guided_prep(SoloCtx *x, SoloCtx *relax, const Solo *s, int n, int64_t *left,
                             uint32_t *chosen) noexcept nogil:
     """guided_play's move before a discard: the first stock or house card laid on a house
@@ -1304,7 +1312,7 @@ cdef inline int guided_prep(SoloCtx *x, SoloCtx *relax, const Solo *s, int n, in
     instead of passed; else 0. The hand card is the same after such a move, and it is played
     next, so the game always gains a card this way."""
     cdef uint32_t after[64]          # a literal position's moves: at most 31
-    cdef Solo t, u
+    cdef Solo t
     cdef int j, i, m, r
     for j in range(n):
         if x.scratch[j] == S_DISCARD or (x.scratch[j] & 7) == 0 or (x.scratch[j] >> 3) & 63 == S_SRC_HAND:
@@ -1319,11 +1327,8 @@ cdef inline int guided_prep(SoloCtx *x, SoloCtx *relax, const Solo *s, int n, in
             continue
         m = solo_moves(x, &t, 0, after)
         for i in range(m):
-            if after[i] == S_DISCARD or (after[i] >> 3) & 63 != S_SRC_HAND:
-                continue
-            u = t
-            solo_apply(x, &u, after[i])
-            if solo_normalize(x, &u) == RES_WIN or guided_wins(relax, &u, left):
+            if after[i] != S_DISCARD and (after[i] >> 3) & 63 == S_SRC_HAND and \
+                    guided_move_wins(x, relax, &t, after[i], left):
                 chosen[0] = x.scratch[j]
                 return 1
     return 0
@@ -1345,7 +1350,7 @@ cdef inline int guided_play(SoloCtx *x, SoloCtx *relax, const Solo *root, int64_
     wait here until they come up); the game ends in a win unless the budget runs out or it
     stalls (a full round of the hand with no move and no card home comes back to the same
     position: -1). It makes only legal moves, so a win's discards bound D* from above."""
-    cdef Solo s = root[0], t
+    cdef Solo s = root[0]
     cdef int n, j, src, steps, discards = 0, r, chosen, home, idle = 0, line_n = 0, line_i = 0
     cdef uint32_t mv = 0
     cdef uint32_t line[GUIDED_LINE_CAP]
@@ -1360,12 +1365,10 @@ cdef inline int guided_play(SoloCtx *x, SoloCtx *relax, const Solo *root, int64_
         for j in range(2 * n):            # the hand card's moves, then stock and house cards home
             mv = x.scratch[j % n]
             src = (mv >> 3) & 63
-            if mv != S_DISCARD and (src == S_SRC_HAND if j < n else src != S_SRC_HAND and (mv & 7) == 0):
-                t = s
-                solo_apply(x, &t, mv)
-                if solo_normalize(x, &t) == RES_WIN or guided_wins(relax, &t, left):
-                    chosen = 1
-                    break
+            if mv != S_DISCARD and (src == S_SRC_HAND if j < n else src != S_SRC_HAND and (mv & 7) == 0) \
+                    and guided_move_wins(x, relax, &s, mv, left):
+                chosen = 1
+                break
         if not chosen:
             chosen = guided_prep(x, relax, &s, n, left, &mv)
         if chosen:
