@@ -108,8 +108,9 @@ def test_greedy_direct_generator_matches_the_listed_choice(name):
 
 @pytest.mark.parametrize("name", sorted(set(RULE_SETS) | set(GREEDY_DIRECT_RULES)))
 def test_house_summaries_stay_true_through_play(name):
-    # apply_action keeps the house tops (two packs: a kind may top two houses) and the empty and
-    # one-card houses up to date move by move; they must equal the same sets computed afresh.
+    # apply_action keeps the house tops (two packs: a kind may top two houses; and each house's
+    # top card) and the empty and one-card houses up to date move by move; they must equal the
+    # same computed afresh.
     rules = rb.resolve("default", RULE_SETS.get(name, GREEDY_DIRECT_RULES.get(name)))
     rng = np.random.default_rng(11)
     checked = doubled = 0

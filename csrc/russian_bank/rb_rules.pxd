@@ -19,6 +19,7 @@ cdef enum:
     PILE_CAP = 112              # a private pile never holds more than the 104 cards
     DECK_STOCK = 13             # default stock size
     MAX_MOVES = 1024
+    NO_CARD = 52                # the top of an empty house in Duel.top (no card table has bits for it)
 
 cdef enum:  # sources
     SRC_STOCK = 0
@@ -120,6 +121,7 @@ cdef struct Duel:
     uint64_t house_tops2         # the kinds on top of two houses (two packs)
     uint32_t empty_houses        # bit h: house h is empty
     uint32_t single_houses       # bit h: house h holds one card
+    uint8_t top[N_HOUSES]        # each house's top kind, NO_CARD if empty (kept like the above)
     int best_found
     int best_private
 
@@ -150,13 +152,14 @@ cdef inline int fits_load_slow(int c, int top, int wrap) noexcept nogil:
 # generated C file: a .pxd cannot hold Python-level initialisers).
 cdef extern from *:
     """
-    static uint64_t rb_fitting[52], rb_loading[2][52];
+    static uint64_t rb_fitting[53], rb_loading[2][52];
     """
-    uint64_t FITTING "rb_fitting"[52]       # per kind: the kinds that go on it in a house
+    uint64_t FITTING "rb_fitting"[53]       # per kind (and NO_CARD: none): the kinds that go on it in a house
     uint64_t LOADING "rb_loading"[2][52]    # per load_wrap and kind: the kinds that may be loaded on it
 
 cdef inline void build_card_tables() noexcept nogil:
     cdef int top, c, wrap
+    FITTING[NO_CARD] = 0
     for top in range(N_KINDS):
         FITTING[top] = 0
         LOADING[0][top] = 0
@@ -214,7 +217,23 @@ cdef inline uint64_t foundation_wants(const Duel *g) noexcept nogil:
 
 cdef inline int house_top(const Duel *g, int h) noexcept nogil:
     """The top card of a non-empty house."""
-    return g.house[h][g.house_n[h] - 1]
+    return g.top[h]
+
+cdef inline uint32_t houses_topped_by(const Duel *g, uint64_t kinds) noexcept nogil:
+    """The houses whose top is one of kinds (bit h = house h; never an empty house), without a branch."""
+    cdef uint32_t m = 0
+    cdef int h
+    for h in range(N_HOUSES):
+        m |= <uint32_t>((kinds >> g.top[h]) & 1) << h
+    return m
+
+cdef inline uint32_t houses_taking(const Duel *g, int c) noexcept nogil:
+    """The non-empty houses whose top takes card c, without a branch."""
+    cdef uint32_t m = 0
+    cdef int h
+    for h in range(N_HOUSES):
+        m |= <uint32_t>((FITTING[g.top[h]] >> c) & 1) << h
+    return m
 
 cdef inline void top_added(Duel *g, int c) noexcept nogil:
     """c became the top of a house (with two packs the same kind may top two houses)."""
@@ -232,8 +251,9 @@ cdef inline void top_removed(Duel *g, int c) noexcept nogil:
         g.house_tops &= ~b
 
 cdef inline void house_size_changed(Duel *g, int h) noexcept nogil:
-    """Update house h's bits in empty_houses and single_houses."""
+    """Update house h's top and its bits in empty_houses and single_houses."""
     cdef uint32_t b = 1u << h
+    g.top[h] = g.house[h][g.house_n[h] - 1] if g.house_n[h] > 0 else NO_CARD
     g.empty_houses = (g.empty_houses & ~b) | (b if g.house_n[h] == 0 else 0)
     g.single_houses = (g.single_houses & ~b) | (b if g.house_n[h] == 1 else 0)
 
@@ -243,9 +263,9 @@ cdef inline void note_houses(Duel *g) noexcept nogil:
     g.house_tops = g.house_tops2 = 0
     g.empty_houses = g.single_houses = 0
     for h in range(N_HOUSES):
+        house_size_changed(g, h)
         if g.house_n[h] > 0:
             top_added(g, house_top(g, h))
-        house_size_changed(g, h)
 
 cdef inline int private_total(const Duel *g) noexcept nogil:
     return g.stock_n[0] + g.stock_n[1] + g.hand_n[0] + g.hand_n[1] + g.waste_n[0] + g.waste_n[1]
@@ -392,7 +412,7 @@ cdef inline void note_progress(Duel *g) noexcept nogil:
 
 cdef inline void end_turn(Duel *g, const Rules *r) noexcept nogil:
     g.turns += 1
-    g.stall = 0 if g.progress else g.stall + 1
+    g.stall = (g.stall + 1) * (not g.progress)     # reset on progress, without a branch
     g.progress = 0
     g.actions_in_turn = 0
     g.player = 1 - g.player
@@ -441,9 +461,9 @@ cdef inline void apply_action(Duel *g, const Rules *r, int a) noexcept nogil:
         g.house_n[h] -= count
         for i in range(count):
             run[i] = g.house[h][g.house_n[h] + i]
+        house_size_changed(g, h)
         if g.house_n[h] > 0:
             top_added(g, house_top(g, h))
-        house_size_changed(g, h)
     c = run[0]
     if dst == DST_FOUNDATION:
         slot = found_slot(g, c)

@@ -99,9 +99,10 @@ cdef inline int greedy_action(const Duel *g, const Rules *r) noexcept nogil:
     where greedy_fast_ok holds (a test checks it against greedy_choice on many positions).
     Card sets are 52-bit masks of kinds: what the foundations take, the house tops and what fits
     on them; sets of houses are 8-bit masks (the first in the mover's order is a rotation and a
-    lowest bit), kept up to date by apply_action."""
-    cdef int p = g.player, q = 1 - g.player, h, s, d, j, k, stock = -1, hand = -1, first_empty = -1
-    cdef uint32_t to_foundation = 0, m
+    lowest bit), kept up to date by apply_action. The house sets are built without branches (a
+    loop over the houses that stops at the first hit mispredicts once a decision)."""
+    cdef int p = g.player, q = 1 - g.player, h, s, d, stock = -1, hand = -1, first_empty = -1
+    cdef uint32_t targets
     cdef uint64_t found = g.found_next, wanted, singles = 0, to_stock = 0, to_waste = 0
     if g.stock_n[p] > 0:
         stock = g.stock[p][g.stock_n[p] - 1]
@@ -112,10 +113,7 @@ cdef inline int greedy_action(const Duel *g, const Rules *r) noexcept nogil:
         if has(found, hand):
             return SRC_HAND * 16 + DST_FOUNDATION
     if g.house_tops & found:
-        for h in range(N_HOUSES):
-            if g.house_n[h] > 0 and has(found, house_top(g, h)):
-                to_foundation |= 1u << h
-        return (SRC_HOUSE + first_in_seat_order(to_foundation, p)) * 16 + DST_FOUNDATION
+        return (SRC_HOUSE + first_in_seat_order(houses_topped_by(g, found), p)) * 16 + DST_FOUNDATION
     wanted = children_of(g.house_tops)
     if g.empty_houses:
         first_empty = first_in_seat_order(g.empty_houses, p)
@@ -131,11 +129,8 @@ cdef inline int greedy_action(const Duel *g, const Rules *r) noexcept nogil:
                 return SRC_STOCK * 16 + DST_OPP_STOCK
             if has(to_waste, stock):
                 return SRC_STOCK * 16 + DST_OPP_WASTE
-        if g.empty_houses or has(wanted, stock):               # class 2 (the first empty house in order)
-            for j in range(N_HOUSES):
-                h = seat_house(p, j)
-                if g.house_n[h] == 0 or fits_house(stock, house_top(g, h)):
-                    return SRC_STOCK * 16 + DST_HOUSE + h
+        if g.empty_houses or has(wanted, stock):               # class 2 (an empty house counts too)
+            return SRC_STOCK * 16 + DST_HOUSE + first_in_seat_order(g.empty_houses | houses_taking(g, stock), p)
     if hand >= 0:
         if r.load_from_hand:                                   # class 3
             if has(to_stock, hand):
@@ -143,24 +138,18 @@ cdef inline int greedy_action(const Duel *g, const Rules *r) noexcept nogil:
             if has(to_waste, hand):
                 return SRC_HAND * 16 + DST_OPP_WASTE
         if has(wanted, hand):                                  # class 4
-            for j in range(N_HOUSES):
-                h = seat_house(p, j)
-                if g.house_n[h] > 0 and fits_house(hand, house_top(g, h)):
-                    return SRC_HAND * 16 + DST_HOUSE + h
-    m = g.single_houses                                        # class 5: a lone house card moves over
-    while m:
-        s = lowest_bit32(m)
-        m &= m - 1
-        if has(wanted, house_top(g, s)):
-            singles |= <uint64_t>1 << house_top(g, s)
-    if singles:
-        for j in range(N_HOUSES):                              # first destination, then first source
-            d = seat_house(p, j)
-            if g.house_n[d] > 0 and FITTING[house_top(g, d)] & singles:
-                for k in range(N_HOUSES):
-                    s = seat_house(p, k)
-                    if g.house_n[s] == 1 and fits_house(house_top(g, s), house_top(g, d)):
-                        return (SRC_HOUSE + s) * 16 + DST_HOUSE + d
+            return SRC_HAND * 16 + DST_HOUSE + first_in_seat_order(houses_taking(g, hand), p)
+    if g.single_houses and wanted & g.house_tops:              # class 5: a lone house card moves over
+        for h in range(N_HOUSES):                              # the lone cards' kinds (top is NO_CARD
+            singles |= <uint64_t>((g.single_houses >> h) & 1) << g.top[h]   # only on empty houses)
+        singles &= wanted
+    if singles:                                                # first destination, then first source
+        targets = 0
+        for h in range(N_HOUSES):
+            targets |= <uint32_t>((FITTING[g.top[h]] & singles) != 0) << h
+        d = first_in_seat_order(targets, p)
+        s = first_in_seat_order(g.single_houses & houses_topped_by(g, FITTING[g.top[d]]), p)
+        return (SRC_HOUSE + s) * 16 + DST_HOUSE + d
     if hand >= 0:
         if popcount32(g.empty_houses) >= 2 and (r.empty_house == EMPTY_ANY or g.stock_n[p] == 0):   # class 6
             return SRC_HAND * 16 + DST_HOUSE + first_empty
@@ -301,6 +290,11 @@ cdef inline int step(Duel *g, const Rules *r, const int *strategy, Rng *rng) noe
     return step_seats(g, r, strategy, rng, rng)
 
 cdef inline void play_game_seats(Duel *g, const Rules *r, const int *strategy, Rng *rng0, Rng *rng1) noexcept nogil:
+    cdef Rules rules = r[0]        # a local copy: the compiler may keep its fields in registers
+    if strategy[0] == STRAT_GREEDY and strategy[1] == STRAT_GREEDY and greedy_fast_ok(&rules):
+        while g.end == END_NONE:   # step_seats' fast path, decided once a game
+            apply_action(g, &rules, greedy_action(g, &rules))
+        return
     while g.end == END_NONE:
         step_seats(g, r, strategy, rng0, rng1)
 

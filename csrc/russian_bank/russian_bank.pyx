@@ -199,8 +199,10 @@ cdef class DuelState:
         the test that they agree)."""
         cdef Duel fresh = self.g
         note_houses(&fresh)
-        kept = (self.g.house_tops, self.g.house_tops2, self.g.empty_houses, self.g.single_houses)
-        return kept, (fresh.house_tops, fresh.house_tops2, fresh.empty_houses, fresh.single_houses)
+        kept = (self.g.house_tops, self.g.house_tops2, self.g.empty_houses, self.g.single_houses,
+                [self.g.top[h] for h in range(N_HOUSES)])
+        return kept, (fresh.house_tops, fresh.house_tops2, fresh.empty_houses, fresh.single_houses,
+                      [fresh.top[h] for h in range(N_HOUSES)])
 
     def plan_values(self):
         """The lookahead policy's value of every legal action (the best plan starting with it)."""
