@@ -402,13 +402,11 @@ cdef inline void refill_and_turn(Duel *g, const Rules *r, int p) noexcept nogil:
     g.up[p] = g.hand_n[p] > 0
 
 cdef inline void note_progress(Duel *g) noexcept nogil:
+    # (without branches: whether a move makes progress is hard to predict)
     cdef int priv = private_total(g)
-    if g.found_total > g.best_found:
-        g.best_found = g.found_total
-        g.progress = 1
-    if priv < g.best_private:
-        g.best_private = priv
-        g.progress = 1
+    g.progress |= (g.found_total > g.best_found) | (priv < g.best_private)
+    g.best_found = g.found_total if g.found_total > g.best_found else g.best_found
+    g.best_private = priv if priv < g.best_private else g.best_private
 
 cdef inline void end_turn(Duel *g, const Rules *r) noexcept nogil:
     g.turns += 1
@@ -466,13 +464,13 @@ cdef inline void apply_action(Duel *g, const Rules *r, int a) noexcept nogil:
             top_added(g, house_top(g, h))
     c = run[0]
     if dst == DST_FOUNDATION:
-        slot = found_slot(g, c)
+        # without branches: the first of the suit's two piles that takes c (the move is legal), c
+        # stays wanted if the other pile takes it too, and the next card of the suit is wanted
+        slot = g.found[suit_of(c)][0] != rank_of(c)
         g.found[suit_of(c)][slot] += 1
         g.found_total += 1
-        if g.found[suit_of(c)][1 - slot] != rank_of(c):    # the suit's other pile does not take c too
-            g.found_next &= ~(<uint64_t>1 << c)
-        if rank_of(c) < KING:
-            g.found_next |= <uint64_t>1 << (c + 1)
+        g.found_next &= ~(<uint64_t>(g.found[suit_of(c)][1 - slot] != rank_of(c)) << c)
+        g.found_next |= <uint64_t>(rank_of(c) < KING) << (c + 1)
     elif dst == DST_OPP_STOCK:
         g.stock[q][g.stock_n[q]] = c
         g.stock_n[q] += 1
@@ -491,7 +489,7 @@ cdef inline void apply_action(Duel *g, const Rules *r, int a) noexcept nogil:
         top_added(g, run[count - 1])
         house_size_changed(g, h)
     note_progress(g)
-    if g.stock_n[p] == 0 and g.hand_n[p] == 0 and g.waste_n[p] == 0:
+    if (g.stock_n[p] | g.hand_n[p] | g.waste_n[p]) == 0:      # one branch, rarely taken
         g.end = END_WIN
         g.winner = p
         return

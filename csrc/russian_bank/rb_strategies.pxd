@@ -3,7 +3,7 @@
 
 from libc.stdint cimport uint32_t, uint64_t
 from libc.string cimport memcpy
-from bitboard cimport popcount32, lowest_bit32
+from bitboard cimport popcount32, lowest_bit32, lowest_bit64
 from rng cimport Rng, rng_below, rng_uniform
 from rb_rules cimport *
 
@@ -156,6 +156,53 @@ cdef inline int greedy_action(const Duel *g, const Rules *r) noexcept nogil:
         return ACT_DISCARD
     return ACT_PASS
 
+cdef inline uint64_t pile_kinds(const uint8_t *pile, int n) noexcept nogil:
+    cdef uint64_t m = 0
+    cdef int i
+    for i in range(n):
+        m |= <uint64_t>1 << pile[i]
+    return m
+
+cdef inline uint64_t load_targets_of(uint64_t kinds, int wrap) noexcept nogil:
+    """The kinds that may be loaded on some card of kinds."""
+    cdef uint64_t m = 0
+    cdef int c
+    while kinds:
+        c = lowest_bit64(kinds)
+        kinds &= kinds - 1
+        m |= LOADING[wrap][c]
+    return m
+
+cdef inline int g1_frozen(const Duel *g, const Rules *r) noexcept nogil:
+    """G1 will never again move a card for either player: from here on every decision is DISCARD
+    (or PASS without a hand card) until the game ends. Holds when no foundation takes a house top,
+    no house is empty, no lone house card fits on another top, and neither player's stock top nor
+    any card of his hand and waste goes on a foundation, on a house or (as a load) on the other
+    player's stock top or any card of the other's hand and waste (his waste top is always one of
+    them). Then nothing but the hands and wastes changes, and the union of each player's hand and
+    waste stays the same, so the test keeps holding: it is a property of the whole future."""
+    cdef uint64_t found = g.found_next, wanted = children_of(g.house_tops), singles = 0, pile[2], bad
+    cdef int p, q, h
+    if g.empty_houses or g.house_tops & found:
+        return 0
+    for h in range(N_HOUSES):
+        singles |= <uint64_t>((g.single_houses >> h) & 1) << g.top[h]
+    if singles & wanted:
+        return 0
+    for p in range(2):
+        pile[p] = pile_kinds(g.hand[p], g.hand_n[p]) | pile_kinds(g.waste[p], g.waste_n[p])
+    for p in range(2):
+        q = 1 - p
+        bad = found | wanted | load_targets_of(pile[q], r.load_wrap)
+        if g.stock_n[q] > 0:
+            bad |= LOADING[r.load_wrap][g.stock[q][g.stock_n[q] - 1]]
+        if pile[p] & bad or (g.stock_n[p] > 0 and has(bad, g.stock[p][g.stock_n[p] - 1])):
+            return 0
+    return 1
+
+cdef enum:
+    FROZEN_CHECK_EVERY = 8      # turns without progress between two g1_frozen tests (a power of 2)
+
 # ---------------------------------------------------------------------------------------------
 # Blind turn planner (§10.6 policy 3, "lookahead"): a depth-limited search over the mover's own
 # turn. Moves that bring an unseen card into view (stock or hand card played, the turn ending) are
@@ -294,6 +341,13 @@ cdef inline void play_game_seats(Duel *g, const Rules *r, const int *strategy, R
     if strategy[0] == STRAT_GREEDY and strategy[1] == STRAT_GREEDY and greedy_fast_ok(&rules):
         while g.end == END_NONE:   # step_seats' fast path, decided once a game
             apply_action(g, &rules, greedy_action(g, &rules))
+            # one branch, rarely taken: a turn just ended, with no progress for a multiple of 8 turns
+            if ((g.stall > 0) & (g.actions_in_turn == 0) & ((g.stall & (FROZEN_CHECK_EVERY - 1)) == 0)) \
+                    and g1_frozen(g, &rules):
+                # the rest of the game is G1's discards and passes (most stalled games end so):
+                # play them without asking G1
+                while g.end == END_NONE:
+                    apply_action(g, &rules, ACT_DISCARD if g.up[g.player] and g.hand_n[g.player] > 0 else ACT_PASS)
         return
     while g.end == END_NONE:
         step_seats(g, r, strategy, rng0, rng1)

@@ -194,6 +194,10 @@ cdef class DuelState:
         listed = acts[greedy_choice(&self.g, acts, n)]
         return listed, (greedy_action(&self.g, &self.r) if greedy_fast_ok(&self.r) else None)
 
+    def g1_frozen(self):
+        """Whether G1 will only discard and pass from here on (the duel kernel's shortcut)."""
+        return bool(g1_frozen(&self.g, &self.r))
+
     def house_summaries(self):
         """The house summaries apply_action keeps up to date, and the same computed afresh (for
         the test that they agree)."""
@@ -216,6 +220,14 @@ cdef class DuelState:
         strat[0] = STRATEGIES[strategies[0]]
         strat[1] = STRATEGIES[strategies[1]]
         return step(&self.g, &self.r, strat, &self.rng)
+
+    def play_out(self, strategies):
+        """Play the game to its end the way the duel kernel does (G1 against G1: its fast path and
+        the shortcut of frozen games), for the test that this equals playing step by step."""
+        cdef int strat[2]
+        strat[0] = STRATEGIES[strategies[0]]
+        strat[1] = STRATEGIES[strategies[1]]
+        play_game(&self.g, &self.r, strat, &self.rng)
 
 
 # ---------------------------------------------------------------------------------------------
