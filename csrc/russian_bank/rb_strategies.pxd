@@ -342,7 +342,7 @@ cdef inline void play_game_seats(Duel *g, const Rules *r, const int *strategy, R
         while g.end == END_NONE:   # step_seats' fast path, decided once a game
             apply_action(g, &rules, greedy_action(g, &rules))
             # one branch, rarely taken: a turn just ended, with no progress for a multiple of 8 turns
-            if ((g.stall > 0) & (g.actions_in_turn == 0) & ((g.stall & (FROZEN_CHECK_EVERY - 1)) == 0)) \
+            if ((g.stall & (FROZEN_CHECK_EVERY - 1)) | (g.stall == 0) | g.actions_in_turn) == 0 \
                     and g1_frozen(g, &rules):
                 # the rest of the game is G1's discards and passes (most stalled games end so):
                 # play them without asking G1
