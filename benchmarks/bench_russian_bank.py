@@ -36,22 +36,31 @@ GOAL_NODES = 10_000_000
 HARD_SEEDS = (75, 227, 243, 247, 269, 275, 305)
 
 
-def best(fn, repeat, clock=time.perf_counter):
+def timed(fn, repeat, clock=time.perf_counter):
+    """(seconds, result) of each of repeat runs."""
     results = []
     for _ in range(repeat):
         start = clock()
         out = fn()
         results.append((clock() - start, out))
-    return min(results, key=lambda r: r[0])
+    return results
+
+
+def best(fn, repeat, clock=time.perf_counter):
+    return min(timed(fn, repeat, clock), key=lambda r: r[0])
 
 
 def duel_rate(strategy, games, repeat):
-    """Games per CPU-second and per wall-clock second (best of repeat), and actions per game."""
+    """Games per CPU-second (best and worst of repeat), per wall-clock second (best of repeat), and
+    actions per game. The worst run shows how much the machine itself varies: on a shared virtual
+    machine the same build has measured 0.6 x its best a few seconds later."""
     options = dict(rb.resolve("default"), first_strategy=strategy, second_strategy=strategy)
     play = lambda: core.duel_shard(np.random.PCG64(1), np.random.PCG64(2), games, options)
-    cpu, counters = best(play, repeat, time.thread_time)
+    runs = timed(play, repeat, time.thread_time)
     wall, _ = best(play, repeat)
-    return games / cpu, games / wall, counters["sums"][0] / games
+    counters = runs[0][1]
+    return (games / min(t for t, _ in runs), games / max(t for t, _ in runs), games / wall,
+            counters["sums"][0] / games)
 
 
 def load():
@@ -105,13 +114,14 @@ def main():
     parser.add_argument("--budget", type=int, default=100_000)
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
-    g, g_wall, actions = duel_rate("greedy", args.games, args.repeat)
-    print(f"(a) duel, greedy vs greedy: {g:10,.0f} games per CPU-second ({g_wall:,.0f} wall; {actions:.0f} "
-          f"actions/game); goal {GOAL_GAMES:,}: ratio {g / GOAL_GAMES:.3f} ({load()})")
-    r, r_wall, actions = duel_rate("random", max(1, args.games // 10), args.repeat)
+    g, g_worst, g_wall, actions = duel_rate("greedy", args.games, args.repeat)
+    print(f"(a) duel, greedy vs greedy: {g:10,.0f} games per CPU-second (worst of {args.repeat} runs "
+          f"{g_worst:,.0f}; {g_wall:,.0f} wall; {actions:.0f} actions/game); goal {GOAL_GAMES:,}: ratio "
+          f"{g / GOAL_GAMES:.3f} ({load()})")
+    r, _, r_wall, actions = duel_rate("random", max(1, args.games // 10), args.repeat)
     print(f"(b) duel, random vs random: {r:10,.0f} games per CPU-second ({r_wall:,.0f} wall; {actions:.0f} "
           f"actions/game, {r * actions / 1e6:.2f} M actions/s) ({load()})")
-    p, p_wall, actions = duel_rate("lookahead", max(1, args.games // 40), args.repeat)
+    p, _, p_wall, actions = duel_rate("lookahead", max(1, args.games // 40), args.repeat)
     print(f"(e) duel, lookahead vs lookahead: {p:10,.0f} games per CPU-second ({p_wall:,.0f} wall; "
           f"{actions:.0f} actions/game) ({load()})")
     b, b_wall, actions, won = blind_rate(args.games * 5, args.repeat)
