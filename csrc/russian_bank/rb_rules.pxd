@@ -227,6 +227,15 @@ cdef inline uint32_t houses_topped_by(const Duel *g, uint64_t kinds) noexcept no
         m |= <uint32_t>((kinds >> g.top[h]) & 1) << h
     return m
 
+cdef inline uint64_t single_tops(const Duel *g) noexcept nogil:
+    """The kinds of the cards alone in a house, without a branch (an empty house's top is NO_CARD,
+    but its single_houses bit is 0)."""
+    cdef uint64_t m = 0
+    cdef int h
+    for h in range(N_HOUSES):
+        m |= <uint64_t>((g.single_houses >> h) & 1) << g.top[h]
+    return m
+
 cdef inline uint32_t houses_taking(const Duel *g, int c) noexcept nogil:
     """The non-empty houses whose top takes card c, without a branch."""
     cdef uint32_t m = 0

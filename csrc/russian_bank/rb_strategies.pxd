@@ -140,9 +140,7 @@ cdef inline int greedy_action(const Duel *g, const Rules *r) noexcept nogil:
         if has(wanted, hand):                                  # class 4
             return SRC_HAND * 16 + DST_HOUSE + first_in_seat_order(houses_taking(g, hand), p)
     if g.single_houses and wanted & g.house_tops:              # class 5: a lone house card moves over
-        for h in range(N_HOUSES):                              # the lone cards' kinds (top is NO_CARD
-            singles |= <uint64_t>((g.single_houses >> h) & 1) << g.top[h]   # only on empty houses)
-        singles &= wanted
+        singles = single_tops(g) & wanted
     if singles:                                                # first destination, then first source
         targets = 0
         for h in range(N_HOUSES):
@@ -181,13 +179,9 @@ cdef inline int g1_frozen(const Duel *g, const Rules *r) noexcept nogil:
     player's stock top or any card of the other's hand and waste (his waste top is always one of
     them). Then nothing but the hands and wastes changes, and the union of each player's hand and
     waste stays the same, so the test keeps holding: it is a property of the whole future."""
-    cdef uint64_t found = g.found_next, wanted = children_of(g.house_tops), singles = 0, pile[2], bad
-    cdef int p, q, h
-    if g.empty_houses or g.house_tops & found:
-        return 0
-    for h in range(N_HOUSES):
-        singles |= <uint64_t>((g.single_houses >> h) & 1) << g.top[h]
-    if singles & wanted:
+    cdef uint64_t found = g.found_next, wanted = children_of(g.house_tops), pile[2], bad
+    cdef int p, q
+    if g.empty_houses or g.house_tops & found or single_tops(g) & wanted:
         return 0
     for p in range(2):
         pile[p] = pile_kinds(g.hand[p], g.hand_n[p]) | pile_kinds(g.waste[p], g.waste_n[p])
