@@ -688,10 +688,10 @@ cdef inline uint64_t lane_trailing_ones(uint64_t m) noexcept nogil:
 cdef struct Reach:
     # The least sets of the stuck-stock argument (stock_stuck), grown as the frozen set shrinks
     uint64_t a                   # A: kinds that may ever be a house top
+    uint64_t ca                  # children_of(a): the kinds some card of A accepts
     uint64_t home                # per suit, the cards home and the run above them that may go home
     uint64_t found               # the cards home now
-    uint64_t ah[SOLO_HOUSES]     # the cards of each house known to be in A
-    int depth[SOLO_HOUSES]       # house[h][depth[h] - 1 ..] are those cards (no other card of h is ever in A)
+    int depth[SOLO_HOUSES]       # house[h][depth[h] - 1 ..] are the cards of h known to be in A
 
 cdef inline int reach_init(Reach *r, const Solo *s) noexcept nogil:
     """Start the sets from the house tops; 0 when a house is empty (the test gives up)."""
@@ -703,41 +703,45 @@ cdef inline int reach_init(Reach *r, const Solo *s) noexcept nogil:
         if s.house_n[h] == 0:
             return 0
         r.depth[h] = s.house_n[h]
-        r.ah[h] = <uint64_t>1 << s.house[h][r.depth[h] - 1]
-        r.a |= r.ah[h]
+        r.a |= <uint64_t>1 << s.house[h][r.depth[h] - 1]
+    r.ca = children_of(r.a)
     for st in range(4):
         r.found |= ((<uint64_t>1 << s.found[st]) - 1) << (st * N_RANKS)
     return 1
 
 cdef inline int reach_grow(Reach *r, const Solo *s, uint64_t pool, uint64_t frozen) noexcept nogil:
     """Close the sets for the available cards `pool` with `frozen` held in place; 0 when a house
-    might be emptied (the test gives up)."""
+    might be emptied (the test gives up).
+    A card x of house h leaves when it may go home or onto a card of A outside house h. The cards
+    of A in house h are x and the cards above it, all of lower rank (a house is a descending run),
+    and a card only goes on one a rank higher: so "accepted by a card of A" is the same test."""
     cdef int h, i, changed = 1
     cdef uint64_t grow, ch
     while changed:
         changed = 0
         while True:               # pool cards laid on cards of A, repeatedly
-            grow = children_of(r.a) & pool & ~r.a
+            grow = r.ca & pool & ~r.a
             if grow == 0:
                 break
             r.a |= grow
+            r.ca |= children_of(grow)
         r.home = lane_trailing_ones(((pool | r.a) & ~frozen) | r.found)
         for h in range(SOLO_HOUSES):
             i = r.depth[h] - 1    # house[h][i] is in A; does it leave, exposing the next?
-            ch = r.home | children_of(r.a & ~r.ah[h])
+            ch = r.home | r.ca
             while (ch >> s.house[h][i]) & 1:
                 i -= 1
                 if i < 0:
                     return 0      # the house might be emptied
-                r.ah[h] |= <uint64_t>1 << s.house[h][i]
                 r.a |= <uint64_t>1 << s.house[h][i]
+                r.ca |= children_of(<uint64_t>1 << s.house[h][i])
                 r.depth[h] = i + 1
                 changed = 1
     return 1
 
 cdef inline int reach_blocks(const Reach *r, int c) noexcept nogil:
     """1 if c can never leave: no card of A accepts it and its suit cannot come home up to it."""
-    return not (children_of(r.a) >> c) & 1 and rank_of(c) > 0 and not (r.home >> (c - 1)) & 1
+    return not (r.ca >> c) & 1 and rank_of(c) > 0 and not (r.home >> (c - 1)) & 1
 
 cdef inline int stock_stuck(const SoloCtx *x, const Solo *s) noexcept nogil:
     """1 if some stock card c = stock[j] can never leave the stock, so the position is lost (the
