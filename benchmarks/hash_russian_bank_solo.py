@@ -6,7 +6,7 @@ literal SOLO(2, none) and the tempo search.
 
 A speed change that keeps the search the same must not change a single count: run this before and
 after it and compare the digests (100 deals by default, about 15 s: ce805654…; 300 deals:
-ec17e86b…; both unchanged from 0.8.7 to 0.8.8). The table's hash function is part of the search:
+ec17e86b…; both unchanged from 0.8.7 to 0.8.9). The table's hash function is part of the search:
 a full probe window drops an entry, so another hash moves a node count here and there without
 changing an outcome.
 """

@@ -20,10 +20,13 @@ cdef extern from *:
         RB_K4(0), RB_K4(4), RB_K4(8), 12, RB_K4(0), RB_K4(4), RB_K4(8), 12};
     static const unsigned char rb_solo_suit[52] = {
         0,0,0,0,0,0,0,0,0,0,0,0,0, 1,1,1,1,1,1,1,1,1,1,1,1,1, 2,2,2,2,2,2,2,2,2,2,2,2,2, 3,3,3,3,3,3,3,3,3,3,3,3,3};
+    static const unsigned char rb_solo_red[52] = {
+        0,0,0,0,0,0,0,0,0,0,0,0,0, 1,1,1,1,1,1,1,1,1,1,1,1,1, 1,1,1,1,1,1,1,1,1,1,1,1,1, 0,0,0,0,0,0,0,0,0,0,0,0,0};
     #undef RB_K4
     """
     const uint8_t rb_solo_rank[52]
     const uint8_t rb_solo_suit[52]
+    const uint8_t rb_solo_red[52]     # hearts and diamonds
 
 cdef inline int rank_of(int k) noexcept nogil:
     return rb_solo_rank[k]
@@ -32,7 +35,7 @@ cdef inline int suit_of(int k) noexcept nogil:
     return rb_solo_suit[k]
 
 cdef inline int red(int k) noexcept nogil:
-    return (0b0110 >> rb_solo_suit[k]) & 1
+    return rb_solo_red[k]
 
 cdef inline int fits_house(int c, int top) noexcept nogil:
     return rb_solo_rank[c] + 1 == rb_solo_rank[top] and red(c) != red(top)
@@ -180,6 +183,10 @@ cdef inline void pool_take(const SoloCtx *x, Solo *s, int c) noexcept nogil:
     s.pool &= ~(<uint64_t>1 << x.index_of[c])
     s.poolk &= ~(<uint64_t>1 << c)
 
+cdef inline uint64_t next_home(int st, int f, int wanted) noexcept nogil:
+    """The next card of suit st for its foundation (f cards home), if wanted and the suit is not complete."""
+    return <uint64_t>(wanted and f <= KING) << (st * N_RANKS + f)
+
 cdef inline uint64_t foundation_next(const Solo *s, int safe_only) noexcept nogil:
     """The kinds that fit on their foundation now; with safe_only only the D1-safe ones (§10.5):
     a card c of rank r (1 = ace) whose foundation is at r - 1 goes home without branching when
@@ -194,18 +201,12 @@ cdef inline uint64_t foundation_next(const Solo *s, int safe_only) noexcept nogi
     higher); the cards of rank r - 3 that could land on Y are of X's colour and fit home too, and
     so on down. So any winning line that uses c in a house can send the cards that used it home
     instead (Blake & Gent's safe-move rule for single-pack patience, credited to Keller)."""
-    cdef uint64_t m = 0
-    cdef int st, f, lo
-    for st in range(4):
-        f = s.found[st]
-        if f > KING:
-            continue
-        if safe_only and f >= 2:
-            lo = min(s.found[1], s.found[2]) if st == 0 or st == 3 else min(s.found[0], s.found[3])
-            if lo < f - 1 or s.found[3 - st] < f - 2:
-                continue
-        m |= <uint64_t>1 << (st * N_RANKS + f)
-    return m
+    cdef int f0 = s.found[0], f1 = s.found[1], f2 = s.found[2], f3 = s.found[3]
+    cdef int lo_black = min(f0, f3), lo_red = min(f1, f2)
+    return (next_home(0, f0, not safe_only or f0 < 2 or (lo_red >= f0 - 1 and f3 >= f0 - 2))
+            | next_home(1, f1, not safe_only or f1 < 2 or (lo_black >= f1 - 1 and f2 >= f1 - 2))
+            | next_home(2, f2, not safe_only or f2 < 2 or (lo_black >= f2 - 1 and f1 >= f2 - 2))
+            | next_home(3, f3, not safe_only or f3 < 2 or (lo_red >= f3 - 1 and f0 >= f3 - 2)))
 
 cdef inline int solo_normalize(const SoloCtx *x, Solo *s) noexcept nogil:
     """Redeal when the hand runs out, play forced/safe foundation moves, detect win and dead ends."""
