@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sqlite3
 import sys
 from pathlib import Path
 
@@ -35,25 +36,57 @@ class UserError(ValueError):
     """A mistake in what the user asked for: reported in one line, no traceback."""
 
 
+MAX_COUNT = 10**12      # deals or nodes: far beyond any run, small enough to plan shards for
+MAX_WORKERS = 1024
+MAX_ID = 2**63 - 1      # the results store's integers are 64-bit
+
+
 def count(text: str) -> int:
     """Parse a count such as 1000000, 1_000_000, 1e6 or 2.5e5."""
     try:
         value = float(text.replace("_", "")) if any(c in text.lower() for c in ".e") else int(text.replace("_", ""))
-    except ValueError:
+        whole = value == int(value)
+    except (ValueError, OverflowError):
         raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if value != int(value) or value <= 0:
+    if not whole or value <= 0:
         raise argparse.ArgumentTypeError(f"must be a positive whole number, got {text!r}")
+    if value > MAX_COUNT:
+        raise argparse.ArgumentTypeError(f"must be at most {MAX_COUNT:.0e}, got {text!r}")
     return int(value)
 
 
-def seed(text: str) -> int:
+def bounded_int(what: str, low: int, high: int):
+    """An argparse type: an integer in [low, high]."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = None
+        if value is None or not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{what} must be an integer from {low:,} to {high:,}, got {text!r}")
+        return value
+    return parse
+
+
+seed = bounded_int("the seed", 0, MAX_ID)
+run_id = bounded_int("a run id", 1, MAX_ID)
+workers = bounded_int("the number of workers", 1, MAX_WORKERS)
+
+
+def output_file(text: str) -> Path:
+    """An argparse type: a file path that can be written (checked now, before any simulation)."""
+    path = Path(text)
+    if path.is_dir():
+        raise argparse.ArgumentTypeError(f"{text!r} is a directory, not a file")
+    existed = path.exists()
     try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"the seed must be a non-negative integer, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"the seed must be a non-negative integer, got {text!r}")
-    return value
+        with open(path, "a"):
+            pass
+    except OSError as exc:
+        raise argparse.ArgumentTypeError(f"cannot write {text!r}: {exc.strerror}") from None
+    if not existed:
+        path.unlink()
+    return path
 
 
 def option(text: str) -> tuple[str, str]:
@@ -81,7 +114,7 @@ def add_run_options(parser: argparse.ArgumentParser, game: str, default_deals: i
     parser.add_argument("--rules", default=presets[0], choices=presets, help=f"rule preset (default {presets[0]})")
     parser.add_argument("--set", dest="overrides", type=option, action="append", default=[], metavar="KEY=VALUE",
                         help="override a rule option of the preset (repeatable)")
-    parser.add_argument("--workers", type=int, default=default_workers(), help="parallel workers (default: all cores)")
+    parser.add_argument("--workers", type=workers, default=default_workers(), help="parallel workers (default: all cores)")
     parser.add_argument("--backend", choices=BACKENDS, default="threads", help="threads (default), processes, or dask (see --scheduler)")
     parser.add_argument("--scheduler", metavar="tcp://HOST:PORT", default=os.environ.get(SCHEDULER_ENV),
                           help="run the shards on this Dask cluster (default $KOZYR_SCHEDULER)")
@@ -90,7 +123,7 @@ def add_run_options(parser: argparse.ArgumentParser, game: str, default_deals: i
                              "stream, so the deals, and the numbers, depend on it (never on --workers); to "
                              "repeat a run of a report, give the shard_size its configuration shows")
     parser.add_argument("--json", action="store_true", help="print JSON (config, table) instead of a text table")
-    parser.add_argument("--csv", type=Path, metavar="FILE", help="also write the table to a CSV file")
+    parser.add_argument("--csv", type=output_file, metavar="FILE", help="also write the table to a CSV file")
     add_store_option(parser)
     parser.add_argument("--no-store", action="store_true",
                         help="simulate without reading or writing the results store")
@@ -104,8 +137,6 @@ def add_strategy_option(parser: argparse.ArgumentParser) -> None:
 def execute(args, game: str, analysis: str) -> RunResult:
     """Build the run of the parsed options (with --strategy ROLE=NAME pairs if the command has
     them) and execute it with a progress bar on stderr."""
-    if args.workers < 1:
-        raise UserError(f"--workers must be at least 1, got {args.workers}")
     layout = get_game(game).analysis(analysis).deal_layout
     config = RunConfig(game=game, analysis=analysis, rules=args.rules, overrides=dict(args.overrides),
                        deals=args.deals, seed=args.seed, shard_size=args.shard_size or DEFAULT_SHARD_SIZE,
@@ -117,8 +148,6 @@ def execute(args, game: str, analysis: str) -> RunResult:
 def execute_config(args, config: RunConfig) -> RunResult:
     """Execute a run built by the caller through the results store (unless --no-store), with the
     parsed --workers, --backend and --store."""
-    if args.workers < 1:
-        raise UserError(f"--workers must be at least 1, got {args.workers}")
     if getattr(args, "no_store", False):
         return run(config, workers=args.workers, backend=args.backend)
     from .store import run_stored
@@ -185,8 +214,8 @@ def build_parser() -> argparse.ArgumentParser:
     extend = run_sub.add_parser("extend", help="add deals to a stored run (new shards of the same seed)")
     extend.add_argument("--deals", type=count, required=True, help="number of deals to add")
     for p in (resume, extend):
-        p.add_argument("id", type=int, help="run id (see kozyr runs list)")
-        p.add_argument("--workers", type=int, default=default_workers(), help="parallel workers (default: all cores)")
+        p.add_argument("id", type=run_id, help="run id (see kozyr runs list)")
+        p.add_argument("--workers", type=workers, default=default_workers(), help="parallel workers (default: all cores)")
         p.add_argument("--backend", choices=BACKENDS, default="threads", help="threads (default), processes, or dask (see --scheduler)")
         p.add_argument("--scheduler", metavar="tcp://HOST:PORT", default=os.environ.get(SCHEDULER_ENV),
                          help="run the shards on this Dask cluster (default $KOZYR_SCHEDULER)")
@@ -201,14 +230,14 @@ def build_parser() -> argparse.ArgumentParser:
     listing.add_argument("--game", choices=game_names(), help="only this game's runs")
     listing.add_argument("--json", action="store_true")
     show = runs_sub.add_parser("show", help="one run: config, status, counters")
-    show.add_argument("id", type=int)
+    show.add_argument("id", type=run_id)
     show.add_argument("--json", action="store_true", help="config and counters as JSON")
     export = runs_sub.add_parser("export", help="write a run's counters (long form) as CSV and/or Parquet")
-    export.add_argument("id", type=int)
-    export.add_argument("--csv", type=Path, metavar="FILE")
-    export.add_argument("--parquet", type=Path, metavar="FILE")
+    export.add_argument("id", type=run_id)
+    export.add_argument("--csv", type=output_file, metavar="FILE")
+    export.add_argument("--parquet", type=output_file, metavar="FILE")
     delete = runs_sub.add_parser("delete", help="remove a run and its shards from the store")
-    delete.add_argument("id", type=int)
+    delete.add_argument("id", type=run_id)
     for p in (listing, show, export, delete):
         add_store_option(p)
     listing.set_defaults(handler=cmd_runs_list)
@@ -225,12 +254,12 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("--seed", type=seed, default=1, help="root seed (default 1)")
     compare.add_argument("--rules", default=None, help="rule preset (default: the game's first)")
     compare.add_argument("--set", dest="overrides", type=option, action="append", default=[], metavar="KEY=VALUE")
-    compare.add_argument("--workers", type=int, default=default_workers())
+    compare.add_argument("--workers", type=workers, default=default_workers())
     compare.add_argument("--backend", choices=BACKENDS, default="threads")
     compare.add_argument("--scheduler", metavar="tcp://HOST:PORT", default=os.environ.get(SCHEDULER_ENV),
                            help="run the shards on this Dask cluster (default $KOZYR_SCHEDULER)")
     compare.add_argument("--json", action="store_true")
-    compare.add_argument("--csv", type=Path, metavar="FILE")
+    compare.add_argument("--csv", type=output_file, metavar="FILE")
     add_store_option(compare)
     compare.add_argument("--no-store", action="store_true")
     compare.set_defaults(handler=cmd_compare)
@@ -254,7 +283,7 @@ def add_report_options(p) -> None:
     """The options of a report command: `kozyr report` and each game's `report`."""
     p.add_argument("--out", type=Path, default=Path("reports"), help="output folder (default reports/)")
     p.add_argument("--seed", type=seed, default=2026, help="root seed (default 2026)")
-    p.add_argument("--workers", type=int, default=default_workers(), help="parallel workers (default: all cores)")
+    p.add_argument("--workers", type=workers, default=default_workers(), help="parallel workers (default: all cores)")
     p.add_argument("--scale", type=float, default=1.0,
                    help="multiply every run's number of deals (e.g. 0.01 for a quick preview)")
     p.add_argument("--deals", type=count, default=None,
@@ -274,8 +303,6 @@ def _game_module(name: str):
 def cmd_compare(args) -> int:
     from .compare import compare
 
-    if args.workers < 1:
-        raise UserError(f"--workers must be at least 1, got {args.workers}")
     if args.no_store:
         table, runs = compare(args.game, args.strategies, args.deals, args.seed, args.rules, dict(args.overrides),
                               workers=args.workers, backend=args.backend)
@@ -305,10 +332,13 @@ def cmd_compare(args) -> int:
 def cmd_report(args) -> int:
     from .report import ReportContext, write_index, write_report
 
-    if args.workers < 1:
-        raise UserError(f"--workers must be at least 1, got {args.workers}")
     if not 0 < args.scale <= 100:
         raise UserError(f"--scale must be in (0, 100], got {args.scale}")
+    try:   # before any simulation, so that a bad folder costs nothing
+        args.out.mkdir(parents=True, exist_ok=True)
+        output_file(str(args.out / "index.html"))
+    except (OSError, argparse.ArgumentTypeError) as exc:
+        raise UserError(f"--out {str(args.out)!r}: cannot write a report there ({getattr(exc, 'strerror', None) or exc})") from None
     failed, entries = [], []
     with open_store(args) as store:
         for name in args.games or game_names():
@@ -398,16 +428,12 @@ def _finish_stored(args, store, run_id: int) -> int:
 
 
 def cmd_run_resume(args) -> int:
-    if args.workers < 1:
-        raise UserError(f"--workers must be at least 1, got {args.workers}")
     with open_store(args) as store:
         store.config(args.id)  # validates the id and the version before anything runs
         return _finish_stored(args, store, args.id)
 
 
 def cmd_run_extend(args) -> int:
-    if args.workers < 1:
-        raise UserError(f"--workers must be at least 1, got {args.workers}")
     with open_store(args) as store:
         store.extend(args.id, args.deals)
         return _finish_stored(args, store, args.id)
@@ -470,3 +496,9 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # output piped into head and closed early
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except sqlite3.Error as exc:   # a read-only, locked or damaged results store
+        print(f"kozyr: error: the results store: {exc} (give another --store, or --no-store)", file=sys.stderr)
+        return EXIT_USAGE
+    except OSError as exc:         # a file the command was told to read or write
+        print(f"kozyr: error: {exc.filename or ''}: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_USAGE

@@ -31,9 +31,16 @@ class DaskExecutor(Executor):
     def __init__(self, address: str | None = None, timeout: float = 10):
         try:
             from distributed import Client
+            from distributed.comm.addressing import parse_address, parse_host_port
         except ImportError:
             raise ValueError(INSTALL_HINT) from None
         address = scheduler_address(address)
+        try:   # a malformed address, checked before a Client is half made (its cleanup would hang)
+            scheme, location = parse_address(address)
+            if scheme in ("tcp", "tls"):
+                parse_host_port(location)
+        except ValueError as exc:
+            raise ValueError(f"the Dask scheduler address {address!r} is malformed ({exc}): write tcp://HOST:PORT") from None
         try:
             self.client = Client(address, timeout=timeout, set_as_default=False)
         except (OSError, TimeoutError) as exc:

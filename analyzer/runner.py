@@ -24,6 +24,7 @@ from . import __version__, constrained
 from .games import get_game
 
 DEFAULT_SHARD_SIZE = 200_000
+MAX_SHARDS = 10**7   # a run's shard list and its rows in the store stay small
 BACKENDS = ("threads", "processes", "dask")
 
 
@@ -65,6 +66,9 @@ class RunConfig:
             raise ValueError(f"the seed must be a non-negative integer, got {self.seed}")
         if self.shard_size <= 0:
             raise ValueError(f"the shard size must be positive, got {self.shard_size}")
+        if self.n_shards > MAX_SHARDS:
+            raise ValueError(f"{self.deals:,} deals make {self.n_shards:,} shards of {self.shard_size:,}, more than "
+                             f"{MAX_SHARDS:,}: give a larger shard size")
         game = get_game(self.game)
         analysis = game.analysis(self.analysis)
         analysis.resolve_strategies(dict(self.strategies))
@@ -225,8 +229,8 @@ def run(config: RunConfig, workers: int = 1, backend: str = "threads", executor:
     completed (``result.complete`` is then False); nothing finished is thrown away."""
     todo = list(range(config.n_shards)) if shards is None else list(shards)
     own_executor = executor is None
-    if own_executor:
-        executor = make_executor(backend, workers)
+    if own_executor:   # no more workers than shards: processes are started all at once
+        executor = make_executor(backend, max(1, min(workers, len(todo))))
     # Shards in flight at once: enough to keep every worker busy, few enough that waiting and
     # stopping stay cheap (a cluster may have many more workers than this machine).
     window = 4 * workers if own_executor and backend != "dask" else 256

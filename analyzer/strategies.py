@@ -59,8 +59,7 @@ def factory(name: str) -> Callable[[], Any]:
 def check(name: str, methods: tuple[str, ...]) -> None:
     """Validate that a ``python:...`` strategy exists and has the methods a role needs."""
     made = factory(name)
-    probe = made if isinstance(made, type) else None
-    if probe is not None:
-        missing = [m for m in methods if not callable(getattr(probe, m, None))]
-        if missing:
-            raise ValueError(f"Python strategy {name!r} lacks {', '.join(missing)}()")
+    probe = made if isinstance(made, type) else made()   # a class, or the object a lambda hands out
+    missing = [m for m in methods if not callable(getattr(probe, m, None))]
+    if missing:
+        raise ValueError(f"Python strategy {name!r} lacks {', '.join(missing)}()")
