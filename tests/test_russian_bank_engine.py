@@ -307,7 +307,7 @@ def test_cli_solves_a_layout_of_ones_own_for_several_redeal_limits(capsys):
     # 3S comes up before 2S in the pass after the redeal and no house takes it: lost with fewer
     # than two redeals (the stuck hand test), won with two or more
     houses = ["--house", "KS", "--house", "QS", "--house", "JS", "--house", "TS"]
-    layout = [*houses, "--foundations", "1 0 13 13", "--waste", "3S 2S", "--hand", "9H"]
+    layout = [*houses, "--foundations", "1 0 13 13", "--waste", "3S 2S", "--hand", "9H", "--partial"]
     assert main(["rb", "solve", *layout, "--k", "0", "1", "2", "unlimited"]) == 0
     out = capsys.readouterr().out
     assert "waste [3S 2S]" in out and "h3 [TS]" in out
@@ -323,8 +323,10 @@ def test_cli_solves_a_layout_of_ones_own_for_several_redeal_limits(capsys):
     for bad, message in (([*houses[:4], "--hand", "9H"], "--house 4 times"),
                          ([*houses, "--hand", "9H 9H"], "more than 1"),
                          ([*houses, "--hand", "9X"], "hand"),
-                         ([*houses, "--hand", "9H", "--redeals-used", "2", "--k", "1"], "used 2 redeals"),
-                         ([*houses, "--hand", "9H", "--redeals-used", "-1"], "redeals"),
+                         (layout[:-1], "18 are neither in a pile nor home by the foundation heights"),
+                         ([*houses, "--hand", "9H", "--partial", "--redeals-used", "2", "--k", "1"],
+                          "used 2 redeals"),
+                         ([*houses, "--hand", "9H", "--partial", "--redeals-used", "-1"], "redeals"),
                          (["--seed", "3", "--k", "-5"], "redeal_limit"),
                          (["--seed", "3", "--tempo", "--line"], "--line")):
         assert main(["rb", "solve", *bad]) == 2

@@ -68,7 +68,7 @@ def test_stuck_hand_card_is_proven_at_the_root(k, waste, hand):
     # lands on TS), so the stuck test proves the loss before any node is expanded; the search
     # without it plays 9H first and then finds the same loss. With one redeal more the
     # deal is won: 2S and 3S go home in the last pass. (No relaxation: SOLO(∞, none) wins.)
-    pos = S("1 0 13 13", "", SPADES_HOUSES, hand, waste=waste)
+    pos = S("1 0 13 13", "", SPADES_HOUSES, hand, waste=waste, partial=True)   # 4S-9S, hearts but 9H: out
     assert pos.solve(k, "none", relaxation=False).nodes == 0
     plain = pos.solve(k, "none", relaxation=False, stuck_prune=False)
     assert plain.outcome == "loss" and plain.nodes > 0

@@ -570,7 +570,9 @@ class SoloPosition:
 
     @classmethod
     def from_piles(cls, foundations="0 0 0 0", stock="", houses=("", "", "", ""), hand="", waste="",
-                   redeals: int = 0) -> "SoloPosition":
+                   redeals: int = 0, partial: bool = False) -> "SoloPosition":
+        """partial=True admits a toy layout that leaves cards out of the game (neither in a pile nor
+        home), to test one rule at a time; by default every card must be in a pile or home."""
         found = _parse_foundations(foundations, pairs=False)
         if len(houses) != SOLO_HOUSES:
             raise ValueError(f"a SOLO layout has {SOLO_HOUSES} houses, got {len(houses)}")
@@ -579,7 +581,13 @@ class SoloPosition:
             _check_house(h, f"h{i}")
         piles = {"stock": parse_pile(stock, "stock"), "hand": parse_pile(hand, "hand"),
                  "waste": parse_pile(waste, "waste"), **{f"house h{i}": h for i, h in enumerate(hs)}}
-        _check_copies(piles, [13 * s + r for s in range(4) for r in range(found[s])], copies=1)
+        home = [13 * s + r for s in range(4) for r in range(found[s])]
+        _check_copies(piles, home, copies=1)
+        missing = set(range(52)) - set(home) - {k for pile in piles.values() for k in pile}
+        if missing and not partial:   # §11.3: the foundations hold exactly the cards not listed
+            raise ValueError(f"a SOLO layout holds all 52 cards; {len(missing)} are neither in a pile nor home "
+                             f"by the foundation heights: {fmt(sorted(missing))} (a toy layout without them: "
+                             f"partial=True, or --partial on the command line)")
         return cls(piles["stock"], hs, found, piles["hand"], piles["waste"],
                    parsing.integer("redeals", redeals, 0, 10**6))
 
@@ -1418,6 +1426,9 @@ def register_cli(sub) -> None:
     own.add_argument("--waste", help="the waste, the first discarded card first")
     own.add_argument("--foundations", help="cards home per suit, S H D C (default 0 0 0 0)")
     own.add_argument("--redeals-used", type=int, default=0, help="redeals already made (default 0)")
+    own.add_argument("--partial", action="store_true",
+                     help="a toy layout: the cards neither given nor home by --foundations are left out of "
+                          "the game (by default every card must be somewhere)")
     solve.add_argument("--priority", default="none", choices=("none", "strict"))
     solve.add_argument("--budget", type=cli.count, default=10_000_000,
                        help="node budget per search (default 1e7; the table grows as needed up to twice "
@@ -1501,12 +1512,13 @@ def _cmd_solve(args) -> int:
         raise ValueError("--line prints the line of a solvability search; the tempo search (--tempo) keeps none")
     limits = [validate_option("redeal_limit", k) for k in args.k]
     own_piles = (args.stock, args.house, args.hand, args.waste, args.foundations)
-    if any(p is not None for p in own_piles) or args.redeals_used:
+    if any(p is not None for p in own_piles) or args.redeals_used or args.partial:
         if not args.house or len(args.house) != SOLO_HOUSES:
             raise ValueError(f"a layout of your own needs --house {SOLO_HOUSES} times (\"\" for an empty "
                              f"house), got {len(args.house or [])}")
         pos = SoloPosition.from_piles(args.foundations or "0 0 0 0", args.stock or "", args.house,
-                                      args.hand or "", args.waste or "", redeals=args.redeals_used)
+                                      args.hand or "", args.waste or "", redeals=args.redeals_used,
+                                      partial=args.partial)
         name = "layout"
     else:
         pos = SoloPosition.deal(args.seed)
