@@ -342,6 +342,10 @@ def test_bad_deals_and_options_are_refused():
                    "JS JH JD JC QH QD QC KS KH KD KC AS AH AD AC"], seed=1)
     with pytest.raises(ValueError, match="to_draw must be a seat"):
         position_odds(["QS", "QH"], to_draw=2)
+    # a 7 without a partner cannot be in play (cards leave in pairs); the chain would divide by zero
+    for hands in (["QS 7H", "8S", "9D"], ["QS 7H", "8S"], ["QS 7H 7S 7D", "8S 8H"]):
+        with pytest.raises(ValueError, match="an odd number of 7s in play"):
+            position_odds(hands)
     for key, value, message in (("players", 7, "from 2 to 6"), ("deck", 40, "one of 32, 52"),
                                 ("order", "pairs-first", "literal, standard"), ("edge_weight", 0, "0.01 to 100"),
                                 ("next_dealer", "winner", "rotate, loser")):

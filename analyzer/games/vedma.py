@@ -522,6 +522,12 @@ def position_odds(hands, to_draw: int = 0, deck: int = 52) -> PositionOdds:
     n = len(parsed)
     if isinstance(to_draw, bool) or not isinstance(to_draw, int) or not 0 <= to_draw < n:
         raise ValueError(f"to_draw must be a seat from 0 to {n - 1}, got {to_draw!r}")
+    in_play = [c for h in parsed for c in h]
+    for rank in "23456789TJKA":   # cards leave in pairs, so every rank but the queens stays even
+        cards = [c for c in in_play if c[0] == rank]
+        if len(cards) % 2:
+            raise ValueError(f"an odd number of {rank}s in play ({' '.join(cards)}): cards leave in pairs, so a "
+                             f"position holds an even number of each rank (the queens aside)")
     held = [set(discard_pairs(h, deck)) for h in parsed]
     counts = [0] * (1 << n)
     witch = next(p for p in range(n) if WITCH in held[p])
@@ -719,6 +725,7 @@ REPORT_DEALS = 1_000_000
 REPORT_PLACEMENT_DEALS = 500_000
 REPORT_EDGE_WEIGHTS = (2.0, 0.5)
 SESSION_DEALS = (6, 12, 60)
+MAX_SESSION_DEALS = 100_000
 
 
 def _fmt_exact(value) -> str:
@@ -943,6 +950,9 @@ def _cmd_placement(args) -> int:
 def _cmd_session(args) -> int:
     from .. import cli
 
+    if args.session_deals > MAX_SESSION_DEALS:   # checked before the simulation; the sum is a Python loop
+        raise ValueError(f"--session-deals must be at most {MAX_SESSION_DEALS:,} (the shares have long "
+                         f"settled by then), got {args.session_deals:,}")
     result = cli.execute(args, "vedma", "play")
     # not in the play analysis's summary: the session length is an argument of this command only
     rules = result.config.rule_options
