@@ -84,6 +84,16 @@ def compare_table(results: list[tuple[str, str, dict]], confidence: float = CONF
     return table
 
 
+def _sides(strategies: dict[str, str]) -> tuple[dict, dict]:
+    """A's and B's roles of a compare run, by role (keys a, a_play, play_a ... name the side)."""
+    sides = ({}, {})
+    for key, value in strategies.items():
+        words = key.split("_")
+        side = 0 if "a" in words else 1
+        sides[side]["_".join(w for w in words if w not in ("a", "b")) or "strategy"] = value
+    return sides
+
+
 def compare(game_name: str, labels: list[str], deals: int, seed: int, rules: str | None = None,
             overrides: dict | None = None, workers: int = 1, backend: str = "threads",
             shard_size: int | None = None, runner=run) -> tuple[pd.DataFrame, list]:
@@ -97,6 +107,10 @@ def compare(game_name: str, labels: list[str], deals: int, seed: int, rules: str
         raise ValueError(f"each strategy may be named once, got {' '.join(labels)}")
     rules = rules or next(iter(game.presets))
     pairs = [(a, b, game.compare_strategies(a, b)) for a, b in combinations(labels, 2)]
+    for a, b, strategies in pairs:
+        side_a, side_b = _sides(strategies)
+        if side_a == side_b:
+            raise ValueError(f"{a!r} and {b!r} are the same strategy ({', '.join(f'{k}={v}' for k, v in side_a.items())})")
     if shard_size is None:
         # One shard size for every pair, so that every pair plays the very same deals (a shard's
         # deals depend on its index and size); the smallest any pair asks for.

@@ -55,10 +55,19 @@ def test_summarize_known_numbers():
 
 
 @pytest.mark.parametrize("labels,message", [(["greedy"], "at least two"), (["greedy", "greedy"], "once"),
-                                            (["greedy", "bogus"], "unknown piquet strategy")])
+                                            (["greedy", "bogus"], "unknown piquet strategy"),
+                                            (["greedy", "heuristic+greedy"], "the same strategy")])
 def test_compare_errors(labels, message):
     with pytest.raises(ValueError, match=message):
         compare("piquet", labels, deals=10, seed=1)
+
+
+def test_one_strategy_under_two_labels_is_refused():
+    # the default exchange spelt out, or left out, names the same player
+    for game, labels in (("piquet_three", ["greedy", "heuristic+greedy"]),
+                         ("piquet_three", ["+greedy", "greedy"])):
+        with pytest.raises(ValueError, match="the same strategy"):
+            compare(game, labels, deals=10, seed=1)
 
 
 def test_compare_cli_json(tmp_path):
