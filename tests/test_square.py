@@ -161,6 +161,8 @@ def test_bad_input_names_the_problem():
         score_square("7H 8H")
     with pytest.raises(ValueError, match="duplicate card 'TD'"):
         score_square("7H 8H TD / 8D TD 9H / QD KD AD")
+    with pytest.raises(ValueError, match="3 rows of 3 cells, got 2 / 4 / 3"):
+        score_square("7H 8H / TD 8D JD 9H / QD KD AD")
     with pytest.raises(ValueError, match="malformed card 'ZZ'"):
         score_square("7H 8H ZZ / 8D JD 9H / QD KD AD")
     with pytest.raises(ValueError, match="not in the 32-card pack"):

@@ -382,6 +382,12 @@ def parse_square(square, deck: int = 32) -> list[str | None]:
     cell; slashes optional) or a list of nine card strings / None."""
     pack = deck_of(deck)
     if isinstance(square, str):
+        if "/" in square:   # slashes, when given, must cut three rows of three
+            rows = [row.split() for row in square.split("/")]
+            bad = next((i for i, row in enumerate(rows) if len(row) != 3), None)
+            if len(rows) != 3 or bad is not None:
+                raise ValueError(f"a square written with '/' has 3 rows of 3 cells, got "
+                                 f"{' / '.join(str(len(row)) for row in rows)} cells in {square!r}")
         tokens = square.replace("/", " ").split()
     elif isinstance(square, (bytes, bytearray)):
         raise ValueError("a square must be text or a list of nine cells, not bytes")
