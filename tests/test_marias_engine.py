@@ -134,6 +134,8 @@ def test_play_deal_given_sequence_and_settlement():
     (dict(trump="X"), "trump"),
     (dict(contract="maly"), "no trumps"),
     (dict(k={"main": 5}), "max_doublings"),
+    (dict(k={"sedma": 1}), "Stovka has no sedma part to double; its parts: main"),
+    (dict(contract="hra", k={"sedma_proti": 1}), "has no sedma_proti part to double; its parts: hra"),
     (dict(hands=[HANDS[0], HANDS[1], "JS 7S 9H 8H 7H AD TD KD QD XX"]), "malformed card"),
     (dict(sedma_proti=True, trump="D"), "sedma proti needs a defender holding the trump 7"),
 ])

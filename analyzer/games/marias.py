@@ -991,7 +991,11 @@ def play_deal(hands: Sequence[Cards], talon: Cards, contract: str, trump: str | 
         seven_holder = holders[0]
         proti_by = 0 if seven_holder == (actor + 1) % 3 else 1
     kk = _check_k(k or {}, "k")
+    parts = {"hra": {"hra"}, "sedma": {"hra", "sedma"}}.get(contract, {"main"}) | ({"sedma_proti"} if sedma_proti else set())
     for part, value in kk.items():
+        if value and part not in parts:
+            raise ValueError(f"{CONTRACT_NAMES[contract]}{' with sedma proti' if sedma_proti else ''} has no "
+                             f"{part} part to double; its parts: {', '.join(sorted(parts))}")
         if value > options["max_doublings"]:
             raise ValueError(f"k[{part!r}] = {value} exceeds max_doublings = {options['max_doublings']}")
     names = [strategies] * 3 if isinstance(strategies, str) else list(strategies)
