@@ -148,6 +148,11 @@ def test_cli_stovka_given_the_actor_and_trump(tmp_path):  # run outside the sour
                           "--deals", "2000", "--no-store"], capture_output=True, text=True, check=True,
                          cwd=tmp_path)
     assert "# given: actor " + ACTOR + "; trump S; 2,000 deals accepted of 2,000 dealt" in out.stdout
+    # a hand without a hlas never passes the filter: a clear error, not tables of NaN
+    out = subprocess.run([sys.executable, "-m", "analyzer", "marias", "stovka", "--actor",
+                          "7S 8S 9S 7H 8H 9H 7D 8D 9D 7C 8C 9C", "--deals", "50", "--no-store"],
+                         capture_output=True, text=True, cwd=tmp_path)
+    assert out.returncode == 2 and "passes the filter any_hlas" in out.stderr and "Traceback" not in out.stderr
 
 
 def test_a_fixed_trump_overrides_the_oracle_trump_choice():

@@ -1339,6 +1339,10 @@ def _cmd_stovka(args) -> int:
 
     analysis = "stovka" if args.filter == "any_hlas" else f"stovka_{args.filter}"
     result = cli.execute(args, "marias", analysis)
+    if result.complete and result.counters["qualified"][0] == 0:   # every table would be empty
+        given = " with the given cards" if result.config.constraint else ""
+        raise ValueError(f"none of the {result.deals_done:,} deals{given} passes the filter {args.filter} (the actor "
+                         f"{STOVKA_FILTERS[args.filter]}): there is no Stovka to rate")
     return _emit_tables(args, result, dict(cli.summary_tables(result)))
 
 
