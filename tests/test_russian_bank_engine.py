@@ -324,6 +324,7 @@ def test_cli_solves_a_layout_of_ones_own_for_several_redeal_limits(capsys):
                          ([*houses, "--hand", "9H 9H"], "more than 1"),
                          ([*houses, "--hand", "9X"], "hand"),
                          (layout[:-1], "18 are neither in a pile nor home by the foundation heights"),
+                         ([*houses, "--foundations", "a b c d", "--hand", "9H"], "suit S must be a number"),
                          ([*houses, "--hand", "9H", "--partial", "--redeals-used", "2", "--k", "1"],
                           "used 2 redeals"),
                          ([*houses, "--hand", "9H", "--partial", "--redeals-used", "-1"], "redeals"),

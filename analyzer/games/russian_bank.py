@@ -163,15 +163,20 @@ def _parse_foundations(found, pairs: bool) -> list:
         raise ValueError(f"foundations need four entries (S H D C), got {found!r}")
     out = []
     for suit, item in zip(SUITS, items):
-        values = [int(v) for v in str(item).split(",")] if isinstance(item, str) else (
-            list(item) if isinstance(item, (tuple, list)) else [int(item)])
-        if pairs:
+        try:
+            values = [int(v) for v in str(item).split(",")] if isinstance(item, str) else (
+                list(item) if isinstance(item, (tuple, list)) else [int(item)])
+        except (TypeError, ValueError):
+            values = None
+        if values is None:
+            pass
+        elif pairs:
             values = (values + [0, 0])[:2] if len(values) <= 2 else None
         elif len(values) != 1:
             values = None
-        if values is None or any(not 0 <= v <= 13 for v in values):
-            raise ValueError(f"foundation heights of suit {suit} must be {'one or two' if pairs else 'one'} "
-                             f"number(s) from 0 to 13, got {item!r}")
+        if values is None or any(not isinstance(v, int) or not 0 <= v <= 13 for v in values):
+            raise ValueError(f"foundation heights of suit {suit} must be {'one or two numbers' if pairs else 'a number'} "
+                             f"from 0 to 13, got {item!r}")
         out.append(sorted(values, reverse=True) if pairs else values[0])
     return out
 
