@@ -38,6 +38,7 @@ class UserError(ValueError):
 
 MAX_COUNT = 10**12      # deals or nodes: far beyond any run, small enough to plan shards for
 MAX_WORKERS = 1024
+MIN_REPORT_DEALS = 100
 MAX_ID = 2**63 - 1      # the results store's integers are 64-bit
 
 
@@ -287,7 +288,7 @@ def add_report_options(p) -> None:
     p.add_argument("--scale", type=float, default=1.0,
                    help="multiply every run's number of deals (e.g. 0.01 for a quick preview)")
     p.add_argument("--deals", type=count, default=None,
-                   help="give every run this number of deals instead of the game's own choice")
+                   help=f"give every run this number of deals (at least {MIN_REPORT_DEALS}) instead of the game's own choice")
     p.add_argument("--backend", choices=BACKENDS, default="threads", help="threads (default), processes, or dask (see --scheduler)")
     p.add_argument("--scheduler", metavar="tcp://HOST:PORT", default=os.environ.get(SCHEDULER_ENV),
                    help="run the shards on this Dask cluster (default $KOZYR_SCHEDULER)")
@@ -334,6 +335,8 @@ def cmd_report(args) -> int:
 
     if not 0 < args.scale <= 100:
         raise UserError(f"--scale must be in (0, 100], got {args.scale}")
+    if args.deals is not None and args.deals < MIN_REPORT_DEALS:   # its comparisons and intervals need some
+        raise UserError(f"a report needs --deals of at least {MIN_REPORT_DEALS}, got {args.deals}")
     try:   # before any simulation, so that a bad folder costs nothing
         args.out.mkdir(parents=True, exist_ok=True)
         output_file(str(args.out / "index.html"))

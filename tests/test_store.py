@@ -254,7 +254,7 @@ def test_store_command_errors_are_one_line(tmp_path, capsys, args, message):
 def test_bad_run_id_is_a_usage_error(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "analyzer", "runs", "show", "x", "--store", str(tmp_path / "s.sqlite")],
                           capture_output=True, text=True, timeout=120, cwd=tempfile.gettempdir())
-    assert proc.returncode == 2 and "Traceback" not in proc.stderr and "invalid int value" in proc.stderr
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr and "a run id must be an integer" in proc.stderr
 
 
 def test_runs_made_by_another_version_are_not_mixed(store):
