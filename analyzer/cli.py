@@ -247,8 +247,9 @@ def build_parser() -> argparse.ArgumentParser:
     delete.set_defaults(handler=cmd_runs_delete)
 
     compare = sub.add_parser("compare", help="compare strategies head to head on duplicate deals")
-    compare.add_argument("game", choices=[g for g in game_names() if get_game(g).compare_strategies],
-                         help="the game")
+    alias_of = {a: g for g in game_names() for a in get_game(g).aliases}   # rb is russian_bank here too
+    compare.add_argument("game", type=lambda name: alias_of.get(name, name),
+                         choices=[g for g in game_names() if get_game(g).compare_strategies], help="the game")
     compare.add_argument("--strategies", nargs="+", required=True, metavar="STRATEGY",
                          help="two or more strategy labels (e.g. piquet: heuristic+greedy best_expected+pimc)")
     compare.add_argument("--deals", type=count, default=100_000, help="deals per pair (default 100,000)")

@@ -98,3 +98,4 @@ def test_every_game_has_its_own_report_command_and_russian_bank_answers_to_rb():
             assert parser.parse_args([name, "report"]).games == [name]
     assert parser.parse_args(["rb", "play", "--seed", "3"]).handler \
         is parser.parse_args(["russian_bank", "play", "--seed", "3"]).handler
+    assert parser.parse_args(["compare", "rb", "--strategies", "greedy", "random"]).game == "russian_bank"
