@@ -168,11 +168,9 @@ def _parse_foundations(found, pairs: bool) -> list:
                 list(item) if isinstance(item, (tuple, list)) else [int(item)])
         except (TypeError, ValueError):
             values = None
-        if values is None:
-            pass
-        elif pairs:
+        if values is not None and pairs:
             values = (values + [0, 0])[:2] if len(values) <= 2 else None
-        elif len(values) != 1:
+        elif values is not None and len(values) != 1:
             values = None
         if values is None or any(not isinstance(v, int) or not 0 <= v <= 13 for v in values):
             raise ValueError(f"foundation heights of suit {suit} must be {'one or two numbers' if pairs else 'a number'} "
