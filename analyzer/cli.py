@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from . import __version__, constrained
+from . import __version__, constrained, option_parsing
 from .games import game_names, get_game
 from .cluster import SCHEDULER_ENV
 from .runner import BACKENDS, DEFAULT_SHARD_SIZE, RunConfig, RunResult, default_workers, run
@@ -57,15 +57,12 @@ def count(text: str) -> int:
 
 
 def bounded_int(what: str, low: int, high: int):
-    """An argparse type: an integer in [low, high]."""
+    """An argparse type: an integer in [low, high], read as rule options are (1_000, 1e6)."""
     def parse(text: str) -> int:
         try:
-            value = int(text)
+            return option_parsing.integer(what, text, low, high)
         except ValueError:
-            value = None
-        if value is None or not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"{what} must be an integer from {low:,} to {high:,}, got {text!r}")
-        return value
+            raise argparse.ArgumentTypeError(f"{what} must be an integer from {low:,} to {high:,}, got {text!r}") from None
     return parse
 
 
@@ -504,5 +501,5 @@ def main(argv: list[str] | None = None) -> int:
         print(f"kozyr: error: the results store: {exc} (give another --store, or --no-store)", file=sys.stderr)
         return EXIT_USAGE
     except OSError as exc:         # a file the command was told to read or write
-        print(f"kozyr: error: {exc.filename or ''}: {exc.strerror or exc}", file=sys.stderr)
+        print(f"kozyr: error: {f'{exc.filename}: ' if exc.filename else ''}{exc.strerror or exc}", file=sys.stderr)
         return EXIT_USAGE
