@@ -190,10 +190,18 @@ def emit_summary(args, result: RunResult, index: int = 0) -> int:
 
 
 class Parser(argparse.ArgumentParser):
-    """Usage errors in one line, pointing at --help."""
+    """Usage errors in one line, pointing at --help of the command they belong to."""
 
     def error(self, message):
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+    def parse_known_args(self, args=None, namespace=None):
+        # Leftover arguments are reported by the top parser; remember the innermost command
+        # that left them (it returns first), so that the message points at its --help.
+        namespace, extras = super().parse_known_args(args, namespace)
+        if extras and not hasattr(namespace, "leftover_prog"):
+            namespace.leftover_prog = self.prog
+        return namespace, extras
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -284,7 +292,8 @@ def add_report_options(p) -> None:
     p.add_argument("--seed", type=seed, default=2026, help="root seed (default 2026)")
     p.add_argument("--workers", type=workers, default=default_workers(), help="parallel workers (default: all cores)")
     p.add_argument("--scale", type=float, default=1.0,
-                   help="multiply every run's number of deals (e.g. 0.01 for a quick preview)")
+                   help="multiply every run's number of deals (e.g. 0.01 for a quick preview; "
+                        "no run gets fewer than the ten deals a report needs)")
     p.add_argument("--deals", type=count, default=None,
                    help=f"give every run this number of deals (at least {MIN_REPORT_DEALS}) instead of the game's own choice")
     p.add_argument("--backend", choices=BACKENDS, default="threads", help="threads (default), processes, or dask (see --scheduler)")
@@ -482,7 +491,10 @@ def cmd_runs_delete(args) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extras = parser.parse_known_args(argv)
+    if extras:
+        parser.prog = getattr(args, "leftover_prog", parser.prog)
+        parser.error(f"unrecognized arguments: {' '.join(extras)}")
     if getattr(args, "scheduler", None):  # a cluster: every run of this command goes to it
         os.environ[SCHEDULER_ENV] = args.scheduler
         args.backend = "dask"

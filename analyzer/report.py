@@ -41,6 +41,11 @@ class Section:
     figures: list[tuple[str, Any]] = field(default_factory=list)  # (caption, matplotlib Figure)
 
 
+# The fewest deals a run of a scaled report gets: every report renders from runs this small
+# (tests/test_report_store.py), while a single deal leaves some tables and intervals empty.
+MIN_SCALED_DEALS = 10
+
+
 @dataclass
 class ReportContext:
     """What a game's report builder may use: it asks for runs; the context executes them with the
@@ -59,8 +64,9 @@ class ReportContext:
     out_dir: Path | None = None  # the report folder (kozyr report --out), where long runs' stores are kept
 
     def deals_for(self, deals: int) -> int:
-        """The number of deals a run the game asked `deals` for gets in this report."""
-        return self.deals if self.deals else max(1, int(deals * self.scale))
+        """The number of deals a run the game asked `deals` for gets in this report: scaled, but
+        never fewer than MIN_SCALED_DEALS (or `deals`, if it asked for fewer)."""
+        return self.deals if self.deals else max(min(deals, MIN_SCALED_DEALS), int(deals * self.scale))
 
     def run(self, game: str, analysis: str, rules: str, deals: int, overrides: dict | None = None,
             strategies: dict | None = None, shard_size: int = DEFAULT_SHARD_SIZE) -> RunResult:

@@ -73,6 +73,8 @@ def test_explain_prints_breakdown(capsys):
     (["piquet", "explain", "--elder", TV5[0], "--younger", TV5[0]], "in both"),
     (["piquet", "explain", "--elder", TV5[0], "--younger", "AS"], "younger hand has 1 cards"),
     (["chess"], "invalid choice"),
+    (["piquet", "odds", "--deals", "10", "--bogus"], "unrecognized arguments: --bogus (see kozyr piquet odds --help)"),
+    (["runs", "list", "--x", "1"], "unrecognized arguments: --x 1 (see kozyr runs list --help)"),
 ])
 def test_user_errors_are_one_line(args, message):
     code, out, err = kozyr(*args)

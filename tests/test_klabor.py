@@ -146,7 +146,7 @@ def test_long_runs_split_option():
 @pytest.mark.parametrize("change,message", [
     (dict(elder="JH 9H AH KS QS JS 7C 8C"), "elder hand has 8 cards"),
     (dict(elder="JH 9H AH KS QS JS 7C 8C XX"), "malformed card 'XX'"),
-    (dict(elder="JH 9H AH KS QS JS 7C 8C 2D"), "not in the 32-card"),
+    (dict(elder="JH 9H AH KS QS JS 7C 8C 2D"), "not in the 32-card klabor pack"),
     (dict(elder="JH 9H AH KS QS JS 7C 8C 8C"), "duplicate card '8C'"),
     (dict(turnup="AS"), "'AS' is in both the dealer and the turn-up"),
     (dict(trump="X"), "trump must be one of the suits"),

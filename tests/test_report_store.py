@@ -13,7 +13,7 @@ import analyzer.games as games
 import analyzer.runner as runner
 from analyzer.cli import main
 from analyzer.games import game_names, get_game
-from analyzer.report import ReportContext, Section, format_table, odds_against, percent, write_report
+from analyzer.report import MIN_SCALED_DEALS, ReportContext, Section, format_table, odds_against, percent, write_report
 from analyzer.store import Store
 
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
@@ -100,6 +100,15 @@ def small_piquet_report(ctx):
     ax.plot(result.counters["total_hist"][0])
     table = odds_table(result.counters, result.config.rule_options, with_exact=False)
     return [Section("Odds", "Declarations on the dealt hands.", tables=[("odds", table)], figures=[("totals", fig)])]
+
+
+def test_scaled_runs_keep_enough_deals_to_render():
+    # --scale multiplies the deals a game asks for, but a run keeps MIN_SCALED_DEALS (the size
+    # every report renders from above) unless the game asked for fewer; --deals overrides both.
+    tiny = ReportContext(seed=1, scale=1e-9)
+    assert tiny.deals_for(10**6) == MIN_SCALED_DEALS and tiny.deals_for(4) == 4
+    assert ReportContext(seed=1, scale=0.5).deals_for(1000) == 500
+    assert ReportContext(seed=1, scale=1e-9, deals=200).deals_for(10**6) == 200
 
 
 def test_report_command_writes_an_index_and_rerenders_from_the_store(tmp_path, capsys, monkeypatch):

@@ -28,11 +28,13 @@ from statistics import NormalDist
 
 from .. import option_parsing as parsing
 from .._core import klabor as core
-from ..cards import PIQUET32, SUIT_CHARS, Cards, check_disjoint, parse_card
+from ..cards import SUIT_CHARS, Cards, Deck, check_disjoint, parse_card
 from ..stats import CONFIDENCE, histogram_moments, mean_interval, wilson
 from . import Analysis, Game
 
-DECK = PIQUET32            # natural order 7 8 9 T J Q K A inside a lane: the kernel's layout
+# The 32-card pack in natural order 7 8 9 T J Q K A inside a lane (the kernel's layout; the
+# trick order of klabor is the kernel's business)
+DECK = Deck("32-card klabor", "789TJQKA", 8)
 SEATS = ("elder", "dealer")
 ROUNDS = ("turned", "named")
 
