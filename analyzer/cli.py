@@ -422,7 +422,17 @@ def _summary_tables(stored) -> list:
         return []
     if analysis.summary is None or not stored.counters:
         return []
-    return analysis.summary(stored.counters, c["rule_options"], c.get("strategies") or {})
+    return analysis.summary(stored.counters, _stored_rule_options(c), c.get("strategies") or {})
+
+
+def _stored_rule_options(c: dict) -> dict:
+    """A stored run's rule options, with the defaults of its preset for options added since it was
+    stored (a run of an older version lacks them: the headline run of reports/ was made by 0.4.0)."""
+    try:
+        current = get_game(c["game"]).resolve_rules(c["rules"], dict(c["overrides"]))
+    except ValueError:   # a preset or override this version does not have: only what was stored
+        current = {}
+    return {**current, **c["rule_options"]}
 
 
 def _finish_stored(args, store, run_id: int) -> int:

@@ -266,6 +266,21 @@ def test_runs_made_by_another_version_are_not_mixed(store):
     assert store.get(run_id).summary()["version"] == "0.0.1"   # still readable
 
 
+def test_a_run_stored_before_an_option_existed_is_shown_with_its_default(tmp_path, capsys):
+    # The headline run of reports/ was stored by 0.4.0, before the `relaxation` and
+    # `free_cycling` options: its summary tables take those options' defaults.
+    path = str(tmp_path / "runs.sqlite")
+    assert main(["rb", "solo", "--deals", "4", "--set", "node_budget=1000", "--store", path]) == 0
+    capsys.readouterr()
+    with Store(path) as s:
+        s._db.execute("UPDATE runs SET config = json_remove(config, '$.rule_options.relaxation', "
+                      "'$.rule_options.free_cycling') WHERE id = 1")
+        assert "relaxation" not in s.get(1).config["rule_options"]
+    assert main(["runs", "show", "1", "--store", path]) == 0
+    assert "escalation ladder" in capsys.readouterr().out
+    assert main(["run", "resume", "1", "--store", path]) == 0
+
+
 def test_an_older_run_is_resumed_only_where_the_kernel_declares_the_same_counters(store, monkeypatch):
     # Russian Bank's solo kernel changed in 0.5.0 and 0.6.0 for the literal model only and in
     # 0.7.0 for its finite redeal limits only: a SOLO(∞, none) run in the open pool made by 0.4.0
