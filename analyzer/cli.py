@@ -105,11 +105,13 @@ def open_store(args):
     return Store(args.store)
 
 
-def add_run_options(parser: argparse.ArgumentParser, game: str, default_deals: int) -> None:
+def add_run_options(parser: argparse.ArgumentParser, game: str, default_deals: int, analysis: str | None = None) -> None:
+    """The options of a command that makes a run; `analysis` names what --deals counts, if not deals."""
     presets = list(get_game(game).presets)
-    parser.add_argument("--deals", type=count, default=default_deals, help=f"number of deals (default {default_deals:,})")
+    unit = get_game(game).analysis(analysis).unit if analysis else "deals"
+    parser.add_argument("--deals", type=count, default=default_deals, help=f"number of {unit} (default {default_deals:,})")
     parser.add_argument("--seed", type=seed, default=1, help="root seed (default 1)")
-    parser.add_argument("--rules", default=presets[0], choices=presets, help=f"rule preset (default {presets[0]})")
+    parser.add_argument("--rules", default=presets[0], choices=presets, help=f"rule preset (default: {presets[0]})")
     parser.add_argument("--set", dest="overrides", type=option, action="append", default=[], metavar="KEY=VALUE",
                         help="override a rule option of the preset (repeatable)")
     parser.add_argument("--workers", type=workers, default=default_workers(), help="parallel workers (default: all cores)")
@@ -127,9 +129,12 @@ def add_run_options(parser: argparse.ArgumentParser, game: str, default_deals: i
                         help="simulate without reading or writing the results store")
 
 
-def add_strategy_option(parser: argparse.ArgumentParser) -> None:
+def add_strategy_option(parser: argparse.ArgumentParser, game: str, analysis: str) -> None:
+    roles = get_game(game).analysis(analysis).strategies
+    role, names = next(iter(roles.items()))
     parser.add_argument("--strategy", dest="strategies", type=option, action="append", default=[], metavar="ROLE=NAME",
-                        help="the strategy of one role, e.g. elder_play=pimc (repeatable; others take their default)")
+                        help=f"the strategy of one role ({', '.join(roles)}), e.g. {role}={names[-1]} "
+                             "(repeatable; the others take their default)")
 
 
 def execute(args, game: str, analysis: str) -> RunResult:
@@ -154,6 +159,19 @@ def execute_config(args, config: RunConfig) -> RunResult:
         return run_stored(config, store, workers=args.workers, backend=args.backend)
 
 
+def run_header(result: RunResult) -> str:
+    """The line above a run's tables: what was run (rules, overrides, the strategies chosen), on
+    how many deals, seed, version and run id in the store."""
+    meta = result.metadata()
+    chosen = dict(result.config.strategies)
+    unit = get_game(meta["game"]).analysis(meta["analysis"]).unit
+    return (f"# {meta['game']} {meta['analysis']}, rules {meta['rules']}"
+            f"{' ' + json.dumps(meta['overrides']) if meta['overrides'] else ''}"
+            f"{', strategies ' + json.dumps(chosen) if chosen else ''}, "
+            f"{meta['deals_done']:,} {unit}, seed {meta['seed']}, kozyr {__version__}"
+            f"{', run ' + str(meta['run_id']) if 'run_id' in meta else ''}")
+
+
 def emit_table(args, result: RunResult, table: pd.DataFrame) -> None:
     """Print a result table (text or JSON), write the CSV if asked; note an interrupted run."""
     if args.csv:
@@ -162,10 +180,7 @@ def emit_table(args, result: RunResult, table: pd.DataFrame) -> None:
     if args.json:
         print(json.dumps({"run": meta, "table": json.loads(table.to_json(orient="records"))}, indent=2, default=str))
     else:
-        print(f"# {meta['game']} {meta['analysis']}, rules {meta['rules']}"
-              f"{' ' + json.dumps(meta['overrides']) if meta['overrides'] else ''}, "
-              f"{meta['deals_done']:,} deals, seed {meta['seed']}, kozyr {__version__}"
-              f"{', run ' + str(meta['run_id']) if 'run_id' in meta else ''}")
+        print(run_header(result))
         if constrained.describe(result):
             print(constrained.describe(result))
         with pd.option_context("display.max_rows", None, "display.width", 200, "display.float_format", "{:.6g}".format):
@@ -500,6 +515,11 @@ def cmd_runs_delete(args) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    # Strategies and --where predicates named module:name are found in the folder kozyr runs
+    # from, as with `python -m analyzer` (the installed script does not look there); appended,
+    # so that a file there never shadows an installed module.
+    if os.getcwd() not in sys.path and "" not in sys.path:
+        sys.path.append(os.getcwd())
     parser = build_parser()
     args, extras = parser.parse_known_args(argv)
     if extras:

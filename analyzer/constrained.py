@@ -303,7 +303,7 @@ def compile_where(text: str | None, layout: DealLayout, constraint: Mapping[str,
     if not text:
         return None
     if _is_path(text):
-        predicate = factory(text)()          # a function, or an instance of a callable class
+        predicate = factory(text, "--where predicate", "function")()   # a function, or an instance of a callable class
         if not callable(predicate):
             raise ValueError(f"predicate {text!r} is not callable")
         return predicate
@@ -425,8 +425,9 @@ def add_cli_options(parser, layout: DealLayout) -> None:
     for seat, slots in layout.seats.items():
         group.add_argument(f"--{seat}", dest=f"fix_{seat}", metavar="CARDS", default=None,
                            help=f"cards fixed in {seat}'s {len(slots)} (all or some), e.g. \"AS KS 7D\"")
+    last_seat = list(layout.seats)[-1]
     group.add_argument("--where", default=None, metavar="EXPR",
-                       help="keep only the deals where EXPR holds, e.g. \"count(younger & aces) >= 2\"; "
+                       help=f"keep only the deals where EXPR holds, e.g. \"count({last_seat} & aces) >= 2\"; "
                             "or package.module:function (a vectorised predicate)")
 
 

@@ -35,8 +35,9 @@ def is_python(name: str) -> bool:
     return isinstance(name, str) and (name.startswith(PREFIX) or ":" in name)
 
 
-def factory(name: str) -> Callable[[], Any]:
-    """The factory behind a ``python:...`` strategy name; ValueError if it cannot be found."""
+def factory(name: str, what: str = "Python strategy", target_kind: str = "ClassName") -> Callable[[], Any]:
+    """The factory behind a ``python:...`` strategy name; ValueError if it cannot be found. `what`
+    and `target_kind` name the thing in the messages (a --where predicate is a function)."""
     if not is_python(name):
         raise ValueError(f"{name!r} is not a Python strategy name (python:NAME or package.module:Class)")
     path = name[len(PREFIX):] if name.startswith(PREFIX) else name
@@ -45,14 +46,14 @@ def factory(name: str) -> Callable[[], Any]:
             return _registered[path]
     module_name, sep, attribute = path.partition(":")
     if not sep or not module_name or not attribute:
-        raise ValueError(f"Python strategy {path!r}: write package.module:ClassName, or register() it first")
+        raise ValueError(f"{what} {path!r}: write package.module:{target_kind}, or register() it first")
     try:
         module = importlib.import_module(module_name)
     except ImportError as exc:
-        raise ValueError(f"Python strategy {path!r}: cannot import {module_name!r} ({exc})") from None
+        raise ValueError(f"{what} {path!r}: cannot import {module_name!r} ({exc})") from None
     target = getattr(module, attribute, None)
     if target is None:
-        raise ValueError(f"Python strategy {path!r}: {module_name} has no {attribute!r}")
+        raise ValueError(f"{what} {path!r}: {module_name} has no {attribute!r}")
     return target if isinstance(target, type) else (lambda: target)
 
 

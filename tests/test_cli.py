@@ -2,6 +2,7 @@ import json
 import subprocess
 import sys
 import tempfile
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -101,3 +102,25 @@ def test_every_game_has_its_own_report_command_and_russian_bank_answers_to_rb():
     assert parser.parse_args(["rb", "play", "--seed", "3"]).handler \
         is parser.parse_args(["russian_bank", "play", "--seed", "3"]).handler
     assert parser.parse_args(["compare", "rb", "--strategies", "greedy", "random"]).game == "russian_bank"
+
+
+def test_the_installed_script_finds_a_strategy_in_the_folder_it_runs_from(tmp_path):
+    # worked-examples.md: "save this as myplayer.py in the folder you run kozyr from".
+    script = Path(sys.executable).parent / "kozyr"
+    if not script.exists():
+        pytest.skip("the kozyr script is not installed next to this Python")
+    (tmp_path / "myplayer.py").write_text(
+        "class FirstLegal:\n    def choose_card(self, view):\n        return view.legal[0]\n")
+    proc = subprocess.run([str(script), "piquet", "deals", "--deals", "20", "--no-store",
+                           "--strategy", "elder_play=myplayer:FirstLegal"],
+                          capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "myplayer:FirstLegal" in proc.stdout
+
+
+def test_the_run_header_names_what_was_counted_and_the_strategies_chosen(capsys):
+    assert main(["klabor", "games", "--deals", "20", "--no-store", "--strategy", "play_b=random"]) == 0
+    header = capsys.readouterr().out.splitlines()[0]
+    assert header.startswith('# klabor games, rules standard, strategies {"play_b": "random"}, 20 games, seed 1')
+    assert main(["marias", "stovka", "--deals", "200", "--no-store"]) == 0
+    assert capsys.readouterr().out.startswith("# marias stovka, rules seed, 200 deals, seed 1, kozyr ")

@@ -40,6 +40,8 @@ class Analysis:
     # these resolved rule options, so that a stored run it made may be resumed (a long run
     # outlives a version bump that changed only other options); None: this version only
     results_since: Callable[[dict], str] | None = None
+    # what one "deal" of a run is (--deals counts them): a whole game or partie for some analyses
+    unit: str = "deals"
 
     def resolve_strategies(self, chosen: Mapping[str, str] | None = None) -> dict[str, str]:
         """Every role's strategy: the chosen ones, validated, and the defaults for the rest."""

@@ -131,7 +131,8 @@ GAME = Game(
         "games": Analysis("games", "Whole games to the target (one 'deal' of the run = one game)",
                           lambda g, n, rules, s: core.games_shard(g, n, kernel_spec(rules, s)),
                           streams=2, strategies=STRATEGIES,
-                          summary=lambda counters, rules, strategies: [("games", games_table(counters))]),
+                          summary=lambda counters, rules, strategies: [("games", games_table(counters))],
+                          unit="games"),
         "compare": Analysis("compare", "Duplicate deals: strategies A and B each play both seats of every deal; "
                             "A's minus B's deal scores (bait included)", _compare_kernel, streams=3,
                             strategies=COMPARE_STRATEGIES),
@@ -767,7 +768,7 @@ def register_cli(sub) -> None:
                                      ("thresholds", 100_000, "bidding thresholds on duplicate deals"),
                                      ("games", 100_000, "games to the target (--deals counts games)")):
         p = sub.add_parser(name, help=help_text)
-        cli.add_run_options(p, "klabor", default_deals=default)
+        cli.add_run_options(p, "klabor", default_deals=default, analysis=name)
         if GAME.analysis(name).strategies:
             p.add_argument("--strategy", dest="strategies", type=cli.option, action="append", default=[],
                            metavar="ROLE=NAME", help="card play of player A / B: play_a=pimc, play_b=random, ...")

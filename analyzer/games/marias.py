@@ -1270,10 +1270,7 @@ def _emit_tables(args, result, tables: dict[str, pd.DataFrame]) -> int:
                           "tables": {k: json.loads(v.to_json(orient="records")) for k, v in tables.items()}},
                          indent=2, default=str))
     else:
-        meta = result.metadata()
-        print(f"# marias {meta['analysis']}, {meta['deals_done']:,} deals, seed {meta['seed']}, "
-              f"strategies {json.dumps(meta.get('strategies', {}))}"
-              f"{', overrides ' + json.dumps(meta['overrides']) if meta['overrides'] else ''}")
+        print(cli.run_header(result))
         if describe(result):
             print(describe(result))
         for name, table in tables.items():

@@ -175,6 +175,7 @@ GAME = Game(
             "partie", "Whole parties between players A and B (королик or rubicon settlement); deals = parties",
             _partie_kernel, streams=3, strategies=_roles("a", "b"), python_methods=_python_roles("a", "b"),
             summary=lambda counters, rules, strategies: [("parties", partie_table(counters))],
+            unit="parties",
         ),
         "compare": Analysis(
             "compare", "Duplicate deals: A and B each play both seats of every deal; A's minus B's deal totals",
@@ -1168,13 +1169,13 @@ def register_cli(sub) -> None:
     deals = sub.add_parser("deals", help="whole deals with chosen strategies: pik, repik, capot, totals; given cards "
                                          "with --elder/--younger/--talon/--where")
     cli.add_run_options(deals, "piquet", default_deals=100_000)
-    cli.add_strategy_option(deals)
+    cli.add_strategy_option(deals, "piquet", "deal")
     add_constraint_options(deals, LAYOUT)
     deals.set_defaults(handler=_cmd_run, analysis="deal")
 
     partie = sub.add_parser("partie", help="whole parties between players A and B (--deals = parties)")
-    cli.add_run_options(partie, "piquet", default_deals=20_000)
-    cli.add_strategy_option(partie)
+    cli.add_run_options(partie, "piquet", default_deals=20_000, analysis="partie")
+    cli.add_strategy_option(partie, "piquet", "partie")
     partie.set_defaults(handler=_cmd_run, analysis="partie")
 
     explain = sub.add_parser("explain", help="score two given hands (declarations; with --tricks, the whole deal)")
@@ -1195,7 +1196,7 @@ def register_cli(sub) -> None:
     play.add_argument("--seed", type=cli.seed, default=1)
     play.add_argument("--rules", default="ru_seed", choices=list(PRESETS))
     play.add_argument("--set", dest="overrides", type=cli.option, action="append", default=[], metavar="KEY=VALUE")
-    cli.add_strategy_option(play)
+    cli.add_strategy_option(play, "piquet", "deal")
     play.set_defaults(handler=_cmd_play)
 
     exact = sub.add_parser("exact", help="enumerate all 225,792,840 hands: exact single-hand table (§14.1, §14.3)")

@@ -121,7 +121,7 @@ GAME = Game(
         "game": Analysis("game", "Games to the target between players A, B, C: deals per game and the "
                          "finishing order by seat; deals = games", _game_kernel, streams=4, strategies=GAME_ROLES,
                          summary=lambda counters, rules, strategies: [
-                             ("games", game_table(counters, rules["stake"]))]),
+                             ("games", game_table(counters, rules["stake"]))], unit="games"),
         "compare": Analysis("compare", "Duplicate deals: each deal six times, A alone in each seat against two "
                             "B's and B alone against two A's; A's minus B's deal totals over their nine seats",
                             _compare_kernel, streams=3, strategies=COMPARE_ROLES),
@@ -544,13 +544,13 @@ def register_cli(sub) -> None:
 
     deals = sub.add_parser("deals", help="three-handed deals with chosen strategies: pik, repik, леза, capot by seat")
     cli.add_run_options(deals, "piquet_three", default_deals=100_000)
-    cli.add_strategy_option(deals)
+    cli.add_strategy_option(deals, "piquet_three", "deal")
     deals.add_argument("--hands", action="store_true", help="show the dealt-hand events beside the exact values")
     deals.set_defaults(handler=_cmd_run, analysis="deal")
 
     game = sub.add_parser("game", help="games to the target between A, B, C (--deals = games)")
-    cli.add_run_options(game, "piquet_three", default_deals=20_000)
-    cli.add_strategy_option(game)
+    cli.add_run_options(game, "piquet_three", default_deals=20_000, analysis="game")
+    cli.add_strategy_option(game, "piquet_three", "game")
     game.set_defaults(handler=_cmd_run, analysis="game", hands=False)
 
     explain = sub.add_parser("explain", help="score one given three-handed deal")
@@ -568,7 +568,7 @@ def register_cli(sub) -> None:
     play.add_argument("--seed", type=cli.seed, default=1)
     play.add_argument("--rules", default="ru_three", choices=list(PRESETS))
     play.add_argument("--set", dest="overrides", type=cli.option, action="append", default=[], metavar="KEY=VALUE")
-    cli.add_strategy_option(play)
+    cli.add_strategy_option(play, "piquet_three", "deal")
     play.set_defaults(handler=_cmd_play)
 
     exact = sub.add_parser("exact", help="exact single-hand probabilities of a 10-card hand (or --cards N)")

@@ -861,7 +861,7 @@ GAME = Game(
         "duel": Analysis("duel", "two-player games with named strategies: first/second/draw rates, length, score",
                          _duel_kernel, streams=2,
                          strategies={"first": _STRATEGY_NAMES, "second": _STRATEGY_NAMES},
-                         summary=lambda *a: duel_summary(*a)),
+                         summary=lambda *a: duel_summary(*a), unit="games"),
         "compare": Analysis("compare", "Duplicate deals: A and B each play both packs (and seats) of every deal; "
                             "A's minus B's points won", _compare_kernel, streams=3,
                             strategies={"a": _STRATEGY_NAMES, "b": _STRATEGY_NAMES}),
@@ -1394,15 +1394,16 @@ def register_cli(sub) -> None:
     cli.add_run_options(solo, "russian_bank", default_deals=1000)
     solo.set_defaults(handler=_cmd_solo)
 
-    duel = sub.add_parser("duel", help="two-player games with named strategies (--strategy first=greedy second=random)")
-    cli.add_run_options(duel, "russian_bank", default_deals=100_000)
-    cli.add_strategy_option(duel)
+    duel = sub.add_parser("duel", help="two-player games with named strategies "
+                          "(--strategy first=greedy --strategy second=random)")
+    cli.add_run_options(duel, "russian_bank", default_deals=100_000, analysis="duel")
+    cli.add_strategy_option(duel, "russian_bank", "duel")
     duel.set_defaults(handler=_cmd_duel)
 
     blind = sub.add_parser("blind", help="SOLO(k, π) layouts played by a blind policy (--strategy player=greedy); "
                            "--paired also decides every layout with the solver")
     cli.add_run_options(blind, "russian_bank", default_deals=100_000)
-    cli.add_strategy_option(blind)
+    cli.add_strategy_option(blind, "russian_bank", "blind")
     blind.add_argument("--paired", action="store_true",
                        help="decide every layout with the SOLO solver too (node_budget, solo_model) and print "
                             "the blind outcome beside the thoughtful one (slow: the solver's speed)")

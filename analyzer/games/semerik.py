@@ -120,7 +120,7 @@ GAME = Game(
         "games": Analysis("games", "Games to 21 (one run 'deal' = one game): length, double wins, "
                           "winners by partnership and by who led first", _games_kernel, streams=2,
                           strategies=STRATEGIES, summary=lambda counters, rules, strategies: [
-                              ("games", games_table(counters, rules, strategies))]),
+                              ("games", games_table(counters, rules, strategies))], unit="games"),
         "compare": Analysis("compare", "Duplicate deals: strategies a and b each play both partnerships of "
                             "every deal; a's minus b's deal points summed over the two plays", _compare_kernel,
                             streams=3, strategies=COMPARE_ROLES),
@@ -747,11 +747,11 @@ def register_cli(sub) -> None:
             ("deals", "deals", 200_000, "play deals out: points, capot, leading vs dealing partnership"),
             ("games", "games", 20_000, "play games to 21: length, double wins, winners")):
         p = sub.add_parser(name, help=help_text)
-        cli.add_run_options(p, "semerik", default_deals=default)
+        cli.add_run_options(p, "semerik", default_deals=default, analysis=analysis)
         p.add_argument("--a", dest="play_a", choices=PLAY_STRATEGIES,
-                       help="card play of partnership A, seats 0 and 2 (default greedy; = play_a=NAME)")
+                       help="card play of partnership A, seats 0 and 2 (default greedy; the role play_a)")
         p.add_argument("--b", dest="play_b", choices=PLAY_STRATEGIES,
-                       help="card play of partnership B, seats 1 and 3 (default greedy; = play_b=NAME)")
+                       help="card play of partnership B, seats 1 and 3 (default greedy; the role play_b)")
         p.set_defaults(handler=_cmd_play_run, analysis=analysis)
 
     explain = sub.add_parser("explain", help="declarations of one 10-card hand")

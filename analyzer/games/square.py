@@ -156,7 +156,8 @@ GAME = Game(
                                    ("closing thresholds", thresholds_table(counters))]),
         "match": Analysis("match", "Whole matches to the target or a fixed number of deals", _match_kernel,
                           streams=2, strategies=STRATEGIES,
-                          summary=lambda counters, rules, strategies: [("matches", match_table(counters, rules))]),
+                          summary=lambda counters, rules, strategies: [("matches", match_table(counters, rules))],
+                          unit="matches"),
         "baseline": Analysis("baseline", "Squares of distinct random cards (full, and with one empty cell)",
                              _baseline_kernel, summary=lambda counters, rules, strategies: [
                                  ("random squares beside the exact values", baseline_table(counters, rules))]),
@@ -910,9 +911,9 @@ def register_cli(sub) -> None:
             ("baseline", "baseline", 1_000_000, "random squares beside the exact values of §7"),
             ("match", "match", 20_000, "whole matches")):
         p = sub.add_parser(name, help=helptext)
-        cli.add_run_options(p, "square", default_deals=default)
+        cli.add_run_options(p, "square", default_deals=default, analysis=analysis)
         if GAME.analysis(analysis).strategies:
-            cli.add_strategy_option(p)
+            cli.add_strategy_option(p, "square", analysis)
         p.set_defaults(handler=_cmd_analysis, analysis=analysis)
 
 
