@@ -275,8 +275,9 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("--deals", type=count, default=100_000, help="deals per pair (default 100,000)")
     compare.add_argument("--seed", type=seed, default=1, help="root seed (default 1)")
     compare.add_argument("--rules", default=None, help="rule preset (default: the game's first)")
-    compare.add_argument("--set", dest="overrides", type=option, action="append", default=[], metavar="KEY=VALUE")
-    compare.add_argument("--workers", type=workers, default=default_workers())
+    compare.add_argument("--set", dest="overrides", type=option, action="append", default=[], metavar="KEY=VALUE",
+                         help="override a rule option of the preset (repeatable)")
+    compare.add_argument("--workers", type=workers, default=default_workers(), help="parallel workers (default: all cores)")
     compare.add_argument("--backend", choices=BACKENDS, default="threads")
     compare.add_argument("--scheduler", metavar="tcp://HOST:PORT", default=os.environ.get(SCHEDULER_ENV),
                            help="run the shards on this Dask cluster (default $KOZYR_SCHEDULER)")

@@ -5,6 +5,7 @@
 A speed change to the duel kernel must not change a single game: run this before and after it and
 compare the two digests (3,000 games a pair, 300 with the lookahead policy; about 20 s).
 """
+import argparse
 import hashlib
 
 import numpy as np
@@ -34,4 +35,5 @@ def main():
 
 
 if __name__ == "__main__":
+    argparse.ArgumentParser(description=__doc__.split("\n\n")[0]).parse_args()   # --help, and no stray arguments
     main()

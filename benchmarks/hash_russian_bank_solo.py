@@ -10,8 +10,8 @@ ec17e86b…; both unchanged from 0.8.7 to 0.8.9). The table's hash function is p
 a full probe window drops an entry, so another hash moves a node count here and there without
 changing an outcome.
 """
+import argparse
 import hashlib
-import sys
 
 import numpy as np
 
@@ -37,4 +37,6 @@ def digest(deals):
 
 
 if __name__ == "__main__":
-    print(digest(int(sys.argv[1]) if len(sys.argv) > 1 else 100))
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("deals", type=int, nargs="?", default=100, help="layouts per model (default 100)")
+    print(digest(parser.parse_args().deals))

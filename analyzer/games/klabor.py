@@ -785,7 +785,7 @@ def register_cli(sub) -> None:
     score.add_argument("--set", dest="overrides", type=cli.option, action="append", default=[], metavar="KEY=VALUE")
     score.set_defaults(handler=_cmd_score)
 
-    play = sub.add_parser("play", help="bid and play one random deal with the strategies")
+    play = sub.add_parser("play", help="bid and play one seeded deal with the strategies")
     play.add_argument("--seed", type=cli.seed, default=1)
     play.add_argument("--elder-play", choices=core.PLAY_STRATEGIES, default="greedy")
     play.add_argument("--dealer-play", choices=core.PLAY_STRATEGIES, default="greedy")

@@ -1200,9 +1200,10 @@ def register_cli(sub) -> None:
     play.set_defaults(handler=_cmd_play)
 
     exact = sub.add_parser("exact", help="enumerate all 225,792,840 hands: exact single-hand table (§14.1, §14.3)")
-    exact.add_argument("--rules", default="ru_seed", choices=list(PRESETS))
-    exact.add_argument("--set", dest="overrides", type=cli.option, action="append", default=[], metavar="KEY=VALUE")
-    exact.add_argument("--json", action="store_true")
+    exact.add_argument("--rules", default="ru_seed", choices=list(PRESETS), help="rule preset (default: ru_seed)")
+    exact.add_argument("--set", dest="overrides", type=cli.option, action="append", default=[], metavar="KEY=VALUE",
+                       help="override a rule option of the preset (repeatable)")
+    exact.add_argument("--json", action="store_true", help="print JSON instead of a text table")
     exact.set_defaults(handler=_cmd_exact)
 
 

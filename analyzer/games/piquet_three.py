@@ -572,7 +572,8 @@ def register_cli(sub) -> None:
     play.set_defaults(handler=_cmd_play)
 
     exact = sub.add_parser("exact", help="exact single-hand probabilities of a 10-card hand (or --cards N)")
-    exact.add_argument("--cards", type=int, default=HAND_SIZE, choices=range(4, 17), metavar="N")
+    exact.add_argument("--cards", type=int, default=HAND_SIZE, choices=range(4, 17), metavar="N",
+                       help=f"hand size, 4 to 16 (default {HAND_SIZE})")
     exact.add_argument("--json", action="store_true")
     exact.set_defaults(handler=_cmd_exact)
 

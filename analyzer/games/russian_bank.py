@@ -1433,7 +1433,8 @@ def register_cli(sub) -> None:
     own.add_argument("--partial", action="store_true",
                      help="a toy layout: the cards neither given nor home by --foundations are left out of "
                           "the game (by default every card must be somewhere)")
-    solve.add_argument("--priority", default="none", choices=("none", "strict"))
+    solve.add_argument("--priority", default="none", choices=("none", "strict"),
+                       help="foundation priority π: none (default) or strict (§6)")
     solve.add_argument("--budget", type=cli.count, default=10_000_000,
                        help="node budget per search (default 1e7; the table grows as needed up to twice "
                             "the budget, 32 bytes a slot: up to 1 GB at 1e7)")
@@ -1541,5 +1542,6 @@ def _cmd_solve(args) -> int:
             print("\n".join(f"  {i:3d}. {step}" for i, step in enumerate(result.line, 1)))
         if result.line_discards is not None:
             print(f"  in the literal game, turning the hand to each pool card it uses, this line makes "
-                  f"{result.line_discards} discards (D* <= {result.line_discards}; --tempo for D*)")
+                  f"{result.line_discards} discard{'' if result.line_discards == 1 else 's'} "
+                  f"(D* <= {result.line_discards}; --tempo for D*)")
     return 0

@@ -875,9 +875,9 @@ def register_cli(sub) -> None:
     length.set_defaults(handler=_cmd_length)
 
     exact = sub.add_parser("exact", help="exact P(lose) per seat from the Markov chain")
-    exact.add_argument("--players", type=int, default=2)
-    exact.add_argument("--deck", type=int, default=32)
-    exact.add_argument("--order", default="literal", choices=_CHOICES["order"])
+    exact.add_argument("--players", type=int, default=2, help="number of players (default 2)")
+    exact.add_argument("--deck", type=int, default=32, help="32 or 52 cards (default 32)")
+    exact.add_argument("--order", default="literal", choices=_CHOICES["order"], help="discard order (default: literal)")
     exact.add_argument("--json", action="store_true")
     exact.set_defaults(handler=_cmd_exact)
 
