@@ -160,11 +160,13 @@ def execute_config(args, config: RunConfig) -> RunResult:
 
 
 def run_header(result: RunResult) -> str:
-    """The line above a run's tables: what was run (rules, overrides, the strategies chosen), on
-    how many deals, seed, version and run id in the store."""
+    """The line above a run's tables: what was run (rules, overrides, the strategies other than
+    the defaults), on how many deals, seed, version and run id in the store."""
     meta = result.metadata()
-    chosen = dict(result.config.strategies)
-    unit = get_game(meta["game"]).analysis(meta["analysis"]).unit
+    analysis = get_game(meta["game"]).analysis(meta["analysis"])
+    chosen = {role: name for role, name in result.config.strategy_names.items()
+              if name != analysis.strategies[role][0]}      # the roles not left at their default
+    unit = analysis.unit
     return (f"# {meta['game']} {meta['analysis']}, rules {meta['rules']}"
             f"{' ' + json.dumps(meta['overrides']) if meta['overrides'] else ''}"
             f"{', strategies ' + json.dumps(chosen) if chosen else ''}, "
