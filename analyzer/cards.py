@@ -140,7 +140,7 @@ def check_disjoint(hands: Sequence[Sequence[str]], names: Sequence[str]) -> None
     for hand, name in zip(hands, names):
         for card in hand:
             if card in owner:
-                raise ValueError(f"card {card!r} is in both the {owner[card]} and the {name} hand")
+                raise ValueError(f"card {card!r} is given twice: in {owner[card]} and in {name}")
             owner[card] = name
 
 

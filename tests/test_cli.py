@@ -71,7 +71,7 @@ def test_explain_prints_breakdown(capsys):
     (["klabor", "report", "--deals", "1"], "at least 100"),
     (["runs", "show", str(2**64)], "a run id must be an integer"),
     (["piquet", "explain", "--elder", "AS KS QX", "--younger", TV5[1]], "malformed card 'QX'"),
-    (["piquet", "explain", "--elder", TV5[0], "--younger", TV5[0]], "in both"),
+    (["piquet", "explain", "--elder", TV5[0], "--younger", TV5[0]], "given twice"),
     (["piquet", "explain", "--elder", TV5[0], "--younger", "AS"], "younger hand has 1 cards"),
     (["chess"], "invalid choice"),
     (["piquet", "odds", "--deals", "10", "--bogus"], "unrecognized arguments: --bogus (see kozyr piquet odds --help)"),

@@ -47,7 +47,7 @@ def config(deals=12_000, seed=5, analysis="declarations", shard_size=3_000, **co
     ({"elder": "AS 6S"}, "not in the 32-card piquet pack"),
     ({"elder": "AS 2H"}, "not in the 32-card piquet pack"),
     ({"elder": "AS AS"}, "duplicate card"),
-    ({"elder": "AS", "talon": "as"}, "in both the elder and the talon"),
+    ({"elder": "AS", "talon": "as"}, "given twice: in elder and in talon"),
     ({"talon": "AS KS QS JS TS 9S 8S 7S AH"}, "9 cards fixed for talon, who holds only 8"),
     ({"elder": " ".join(PIQUET32.cards[:13])}, "13 cards fixed for elder"),
     ({"dealer": "AS"}, "unknown constraint key 'dealer'"),
@@ -254,7 +254,7 @@ def test_cli_given_hand_prints_exact_conditional_odds(tmp_path):
     assert re.search(r'constraint +\{"where": "count\(elder & aces\) == 0", "younger": "AS"\}', show.stdout)
     bad = subprocess.run([sys.executable, "-m", "analyzer", "piquet", "deals", "--younger", "AS", "--talon", "AS",
                           "--no-store"], capture_output=True, text=True, **where)
-    assert bad.returncode == 2 and "in both the talon and the younger" in bad.stderr
+    assert bad.returncode == 2 and "given twice: in talon and in younger" in bad.stderr
 
 
 def test_given_packs_play_exactly_like_the_kernels_own_deals():

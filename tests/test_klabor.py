@@ -148,7 +148,7 @@ def test_long_runs_split_option():
     (dict(elder="JH 9H AH KS QS JS 7C 8C XX"), "malformed card 'XX'"),
     (dict(elder="JH 9H AH KS QS JS 7C 8C 2D"), "not in the 32-card klabor pack"),
     (dict(elder="JH 9H AH KS QS JS 7C 8C 8C"), "duplicate card '8C'"),
-    (dict(turnup="AS"), "'AS' is in both the dealer and the turn-up"),
+    (dict(turnup="AS"), "'AS' is given twice: in dealer and in turn-up"),
     (dict(trump="X"), "trump must be one of the suits"),
     (dict(plays="JH 8H 9H QH"), "trick sequence has 4 cards"),
     (dict(plays="JH 8H 9H QH AH KH AS KS AD 9D KD 7C QD 8C AC QS TC JS"), "trick 4: AS is not in the elder's hand"),

@@ -25,7 +25,7 @@ def config(deals=20_000, seed=3, analysis="stovka", shard_size=5_000, strategies
 
 @pytest.mark.parametrize("spec, message", [
     ({"actor": ACTOR + " 7D"}, "13 cards fixed for actor, who holds only 12"),
-    ({"middle": "AS", "rear": "AS"}, "in both the middle and the rear"),
+    ({"middle": "AS", "rear": "AS"}, "given twice: in middle and in rear"),
     ({"actor": "6S"}, "not in the 32-card mariáš pack"),
     ({"trump": "X"}, "trump must be one of S, H, D, C"),
     ({"actor": "AH KH QH JH TH 9H 8H 7H AD KD QD JD", "trump": "S"}, "hold no S"),

@@ -225,7 +225,7 @@ def test_single_deal_api_rejects_bad_input():
         score_trick("3S 2S AS")
     with pytest.raises(ValueError, match="four hands"):
         play_deal(HANDS[:3])
-    with pytest.raises(ValueError, match="in both the seat 0 and the seat 1 hand"):
+    with pytest.raises(ValueError, match="given twice: in seat 0 and in seat 1"):
         play_deal([HANDS[0], HANDS[0].replace("3S", "3C"), HANDS[2], HANDS[3]])
     with pytest.raises(ValueError, match="dealer must be a seat"):
         play_deal(HANDS, dealer=4)

@@ -325,7 +325,7 @@ def test_kernel_discard_matches_reference_on_random_hands():
 
 @pytest.mark.parametrize("hands,message", [
     (["QS XH", "8S"], "malformed card 'XH'"),
-    (["QS 8H", "8H"], "'8H' is in both"),
+    (["QS 8H", "8H"], "'8H' is given twice"),
     (["QS 2H", "8S"], "'2H' in the seat 0 hand is not in the 32-card pack"),
     (["QH 8H", "8S"], "nobody holds the witch"),
     (["QS"], "2 to 6 hands"),
