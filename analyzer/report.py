@@ -123,6 +123,8 @@ def odds_against(p: float) -> str:
 def _is_rate_row(row: pd.Series, forced: bool | None) -> bool:
     if forced is not None:
         return forced
+    if "count" in row.index and "n" in row.index and pd.isna(row["count"]):
+        return False      # a table of counts and rates: a row without a count is a mean or a difference
     values = [row[c] for c in ("estimate", "ci_low", "ci_high") if not pd.isna(row[c])]
     if not values or not all(0 <= v <= 1 for v in values):
         return False

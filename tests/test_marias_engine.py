@@ -129,7 +129,7 @@ def test_play_deal_given_sequence_and_settlement():
     (dict(tricks="7D AH"), "must trump"),
     (dict(tricks="AC 7C 7S AC"), "duplicate card|played twice"),
     (dict(contract="sedma"), "trump 7"),
-    (dict(talon="AD JD"), "duplicate|both"),
+    (dict(talon="AD JD"), "duplicate|given twice"),
     (dict(hands=HANDS[:2]), "three hands"),
     (dict(trump="X"), "trump"),
     (dict(contract="maly"), "no trumps"),

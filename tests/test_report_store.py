@@ -149,17 +149,19 @@ def test_percent_and_odds_for_people():
 
 def test_format_table_rates_means_and_counts():
     df = pd.DataFrame({
-        "event": ["repik", "mean score"],
-        "count": [5240, 0],
-        "n": [100_000, 100_000],
-        "estimate": [0.0524, 0.4],
-        "ci_low": [0.05103, 0.38],
-        "ci_high": [0.05380, 0.42],
-        "exact": [0.052403, np.nan],
+        "event": ["repik", "mean score", "redeals per game"],
+        "count": pd.array([5240, 0, pd.NA], dtype="Int64"),
+        "n": [100_000, 100_000, 1000],
+        "estimate": [0.0524, 0.4, 0.4935],
+        "ci_low": [0.05103, 0.38, 0.45],
+        "ci_high": [0.05380, 0.42, 0.53],
+        "exact": [0.052403, np.nan, np.nan],
     })
     shown = format_table(df)
     assert list(shown.columns) == ["event", "count", "n", "estimate", "95% interval", "exact", "odds against"]
-    rate, mean = shown.iloc[0], shown.iloc[1]
+    rate, mean, no_count = shown.iloc[0], shown.iloc[1], shown.iloc[2]
+    # A row of a table of counts without a count is a mean, whatever its name and its values.
+    assert no_count.estimate == "0.493" and no_count["odds against"] == ""
     # Half width 0.14 points: two significant digits of it give two decimals in percent.
     assert rate.estimate == "5.24%" and rate["95% interval"] == "5.10% to 5.38%" and rate.exact == "5.2403%"
     assert rate["odds against"] == "18.1 to 1" and rate.n == "100,000"
