@@ -112,12 +112,8 @@ def add_run_options(parser: argparse.ArgumentParser, game: str, default_deals: i
     parser.add_argument("--deals", type=count, default=default_deals, help=f"number of {unit} (default {default_deals:,})")
     parser.add_argument("--seed", type=seed, default=1, help="root seed (default 1)")
     parser.add_argument("--rules", default=presets[0], choices=presets, help=f"rule preset (default: {presets[0]})")
-    parser.add_argument("--set", dest="overrides", type=option, action="append", default=[], metavar="KEY=VALUE",
-                        help="override a rule option of the preset (repeatable)")
-    parser.add_argument("--workers", type=workers, default=default_workers(), help="parallel workers (default: all cores)")
-    parser.add_argument("--backend", choices=BACKENDS, default="threads", help="threads (default), processes, or dask (see --scheduler)")
-    parser.add_argument("--scheduler", metavar="tcp://HOST:PORT", default=os.environ.get(SCHEDULER_ENV),
-                          help="run the shards on this Dask cluster (default $KOZYR_SCHEDULER)")
+    add_set_option(parser)
+    add_execution_options(parser)
     parser.add_argument("--shard-size", type=count, default=None, metavar="N",
                         help=f"deals per shard (default {DEFAULT_SHARD_SIZE:,}): each shard draws its deals from its own "
                              "stream, so the deals, and the numbers, depend on it (never on --workers); to "
@@ -127,6 +123,19 @@ def add_run_options(parser: argparse.ArgumentParser, game: str, default_deals: i
     add_store_option(parser)
     parser.add_argument("--no-store", action="store_true",
                         help="simulate without reading or writing the results store")
+
+
+def add_execution_options(parser: argparse.ArgumentParser) -> None:
+    """Where a run's shards are played: --workers, --backend, --scheduler."""
+    parser.add_argument("--workers", type=workers, default=default_workers(), help="parallel workers (default: all cores)")
+    parser.add_argument("--backend", choices=BACKENDS, default="threads", help="threads (default), processes, or dask (see --scheduler)")
+    parser.add_argument("--scheduler", metavar="tcp://HOST:PORT", default=os.environ.get(SCHEDULER_ENV),
+                        help="run the shards on this Dask cluster (default $KOZYR_SCHEDULER)")
+
+
+def add_set_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--set", dest="overrides", type=option, action="append", default=[], metavar="KEY=VALUE",
+                        help="override a rule option of the preset (repeatable)")
 
 
 def add_strategy_option(parser: argparse.ArgumentParser, game: str, analysis: str) -> None:
@@ -238,10 +247,7 @@ def build_parser() -> argparse.ArgumentParser:
     extend.add_argument("--deals", type=count, required=True, help="number of deals to add")
     for p in (resume, extend):
         p.add_argument("id", type=run_id, help="run id (see kozyr runs list)")
-        p.add_argument("--workers", type=workers, default=default_workers(), help="parallel workers (default: all cores)")
-        p.add_argument("--backend", choices=BACKENDS, default="threads", help="threads (default), processes, or dask (see --scheduler)")
-        p.add_argument("--scheduler", metavar="tcp://HOST:PORT", default=os.environ.get(SCHEDULER_ENV),
-                         help="run the shards on this Dask cluster (default $KOZYR_SCHEDULER)")
+        add_execution_options(p)
         p.add_argument("--json", action="store_true", help="print the run as JSON")
         add_store_option(p)
     resume.set_defaults(handler=cmd_run_resume)
@@ -277,12 +283,8 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("--deals", type=count, default=100_000, help="deals per pair (default 100,000)")
     compare.add_argument("--seed", type=seed, default=1, help="root seed (default 1)")
     compare.add_argument("--rules", default=None, help="rule preset (default: the game's first)")
-    compare.add_argument("--set", dest="overrides", type=option, action="append", default=[], metavar="KEY=VALUE",
-                         help="override a rule option of the preset (repeatable)")
-    compare.add_argument("--workers", type=workers, default=default_workers(), help="parallel workers (default: all cores)")
-    compare.add_argument("--backend", choices=BACKENDS, default="threads")
-    compare.add_argument("--scheduler", metavar="tcp://HOST:PORT", default=os.environ.get(SCHEDULER_ENV),
-                           help="run the shards on this Dask cluster (default $KOZYR_SCHEDULER)")
+    add_set_option(compare)
+    add_execution_options(compare)
     compare.add_argument("--json", action="store_true")
     compare.add_argument("--csv", type=output_file, metavar="FILE")
     add_store_option(compare)
@@ -308,15 +310,12 @@ def add_report_options(p) -> None:
     """The options of a report command: `kozyr report` and each game's `report`."""
     p.add_argument("--out", type=Path, default=Path("reports"), help="output folder (default reports/)")
     p.add_argument("--seed", type=seed, default=2026, help="root seed (default 2026)")
-    p.add_argument("--workers", type=workers, default=default_workers(), help="parallel workers (default: all cores)")
     p.add_argument("--scale", type=float, default=1.0,
                    help="multiply every run's number of deals (e.g. 0.01 for a quick preview; "
                         "no run gets fewer than the ten deals a report needs)")
     p.add_argument("--deals", type=count, default=None,
                    help=f"give every run this number of deals (at least {MIN_REPORT_DEALS}) instead of the game's own choice")
-    p.add_argument("--backend", choices=BACKENDS, default="threads", help="threads (default), processes, or dask (see --scheduler)")
-    p.add_argument("--scheduler", metavar="tcp://HOST:PORT", default=os.environ.get(SCHEDULER_ENV),
-                   help="run the shards on this Dask cluster (default $KOZYR_SCHEDULER)")
+    add_execution_options(p)
     add_store_option(p)
 
 

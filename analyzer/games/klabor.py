@@ -782,7 +782,7 @@ def register_cli(sub) -> None:
     score.add_argument("--maker", required=True, choices=SEATS)
     score.add_argument("--plays", required=True, help="18 cards, leader's card first in each trick")
     score.add_argument("--rules", default="standard", choices=list(PRESETS))
-    score.add_argument("--set", dest="overrides", type=cli.option, action="append", default=[], metavar="KEY=VALUE")
+    cli.add_set_option(score)
     score.set_defaults(handler=_cmd_score)
 
     play = sub.add_parser("play", help="bid and play one seeded deal with the strategies")
@@ -790,7 +790,7 @@ def register_cli(sub) -> None:
     play.add_argument("--elder-play", choices=core.PLAY_STRATEGIES, default="greedy")
     play.add_argument("--dealer-play", choices=core.PLAY_STRATEGIES, default="greedy")
     play.add_argument("--rules", default="standard", choices=list(PRESETS))
-    play.add_argument("--set", dest="overrides", type=cli.option, action="append", default=[], metavar="KEY=VALUE")
+    cli.add_set_option(play)
     play.set_defaults(handler=_cmd_play)
 
 

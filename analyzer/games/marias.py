@@ -1326,7 +1326,7 @@ def register_cli(sub) -> None:
                          help="doublings of a part (hra, sedma, main, sedma_proti)")
     explain.add_argument("--seed", type=cli.seed, default=0)
     explain.add_argument("--rules", default="seed", choices=list(PRESETS))
-    explain.add_argument("--set", dest="overrides", type=cli.option, action="append", default=[], metavar="KEY=VALUE")
+    cli.add_set_option(explain)
     explain.add_argument("--json", action="store_true")
     explain.set_defaults(handler=_cmd_explain)
 

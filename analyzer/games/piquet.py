@@ -1193,7 +1193,7 @@ def register_cli(sub) -> None:
     explain.add_argument("--tricks", help='the 12 tricks, leader\'s card first: "AS/TC KS/JC ..."')
     explain.add_argument("--announced", choices=PLAYERS, help="who announced an open capot")
     explain.add_argument("--rules", default="ru_seed", choices=list(PRESETS))
-    explain.add_argument("--set", dest="overrides", type=cli.option, action="append", default=[], metavar="KEY=VALUE")
+    cli.add_set_option(explain)
     explain.add_argument("--declare", dest="declared", type=_declared_option, action="append", default=[],
                          metavar="PLAYER.CATEGORY=CARDS",
                          help='sinking: declare less than held, e.g. --declare "elder.sets=AS AH AD" '
@@ -1204,14 +1204,13 @@ def register_cli(sub) -> None:
     play = sub.add_parser("play", help="deal and play one seeded deal with named strategies, step by step")
     play.add_argument("--seed", type=cli.seed, default=1)
     play.add_argument("--rules", default="ru_seed", choices=list(PRESETS))
-    play.add_argument("--set", dest="overrides", type=cli.option, action="append", default=[], metavar="KEY=VALUE")
+    cli.add_set_option(play)
     cli.add_strategy_option(play, "piquet", "deal")
     play.set_defaults(handler=_cmd_play)
 
     exact = sub.add_parser("exact", help="enumerate all 225,792,840 hands: exact single-hand table (§14.1, §14.3)")
     exact.add_argument("--rules", default="ru_seed", choices=list(PRESETS), help="rule preset (default: ru_seed)")
-    exact.add_argument("--set", dest="overrides", type=cli.option, action="append", default=[], metavar="KEY=VALUE",
-                       help="override a rule option of the preset (repeatable)")
+    cli.add_set_option(exact)
     exact.add_argument("--json", action="store_true", help="print JSON instead of a text table")
     exact.set_defaults(handler=_cmd_exact)
 

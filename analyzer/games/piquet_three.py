@@ -560,14 +560,14 @@ def register_cli(sub) -> None:
     explain.add_argument("--tricks", required=True, help='the 10 tricks in play order: "AS/7S/8S KS/..."')
     explain.add_argument("--dealer-dealt", help="the dealer's hand before his exchange")
     explain.add_argument("--rules", default="ru_three", choices=list(PRESETS))
-    explain.add_argument("--set", dest="overrides", type=cli.option, action="append", default=[], metavar="KEY=VALUE")
+    cli.add_set_option(explain)
     explain.add_argument("--json", action="store_true")
     explain.set_defaults(handler=_cmd_explain)
 
     play = sub.add_parser("play", help="deal and play one seeded deal with named strategies, step by step")
     play.add_argument("--seed", type=cli.seed, default=1)
     play.add_argument("--rules", default="ru_three", choices=list(PRESETS))
-    play.add_argument("--set", dest="overrides", type=cli.option, action="append", default=[], metavar="KEY=VALUE")
+    cli.add_set_option(play)
     cli.add_strategy_option(play, "piquet_three", "deal")
     play.set_defaults(handler=_cmd_play)
 

@@ -1414,7 +1414,7 @@ def register_cli(sub) -> None:
     play.add_argument("--p0", default="greedy", choices=_STRATEGY_NAMES)
     play.add_argument("--p1", default="greedy", choices=_STRATEGY_NAMES)
     play.add_argument("--rules", default="default", choices=list(PRESETS))
-    play.add_argument("--set", dest="overrides", type=cli.option, action="append", default=[], metavar="KEY=VALUE")
+    cli.add_set_option(play)
     play.set_defaults(handler=_cmd_play)
 
     solve = sub.add_parser("solve", help="decide SOLO(k, π) for one layout: a seed's deal, or piles of your own")

@@ -757,7 +757,7 @@ def register_cli(sub) -> None:
     explain = sub.add_parser("explain", help="declarations of one 10-card hand")
     explain.add_argument("hand", help='10 cards, e.g. "3S 2S AS KS 3H 3D 6C 5C 4C 7D"')
     explain.add_argument("--rules", default="default", choices=list(PRESETS))
-    explain.add_argument("--set", dest="overrides", type=cli.option, action="append", default=[], metavar="KEY=VALUE")
+    cli.add_set_option(explain)
     explain.set_defaults(handler=_cmd_explain)
 
     play = sub.add_parser("play", help="play one given deal and print it trick by trick")
@@ -769,7 +769,7 @@ def register_cli(sub) -> None:
     play.add_argument("--b", dest="play_b", choices=PLAY_STRATEGIES, default=PLAY_STRATEGIES[0],
                       help="card play of partnership B (default greedy)")
     play.add_argument("--rules", default="default", choices=list(PRESETS))
-    play.add_argument("--set", dest="overrides", type=cli.option, action="append", default=[], metavar="KEY=VALUE")
+    cli.add_set_option(play)
     play.add_argument("--json", action="store_true")
     play.set_defaults(handler=_cmd_play)
 

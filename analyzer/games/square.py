@@ -901,7 +901,7 @@ def register_cli(sub) -> None:
     play = sub.add_parser("play", help="deal and play one seeded deal, turn by turn")
     play.add_argument("--seed", type=cli.seed, default=1)
     play.add_argument("--rules", default="r1", choices=list(PRESETS))
-    play.add_argument("--set", dest="overrides", type=cli.option, action="append", default=[], metavar="KEY=VALUE")
+    cli.add_set_option(play)
     play.add_argument("--strategy", dest="strategies", type=cli.option, action="append", default=[], metavar="ROLE=NAME")
     play.set_defaults(handler=_cmd_play)
 

@@ -896,7 +896,7 @@ def register_cli(sub) -> None:
     play.add_argument("--hand", dest="hands", action="append", required=True,
                       help="one seat's cards, from seat 0 (dealer's left) to the dealer; repeat per seat")
     play.add_argument("--rules", default="seed", choices=list(PRESETS))
-    play.add_argument("--set", dest="overrides", type=cli.option, action="append", default=[], metavar="KEY=VALUE")
+    cli.add_set_option(play)
     play.add_argument("--seed", type=cli.seed, default=0)
     play.set_defaults(handler=_cmd_play)
 
