@@ -136,10 +136,14 @@ def _run_shard_timed(config: RunConfig, index: int) -> tuple[dict[str, np.ndarra
 
 
 def merge_counters(total: dict[str, np.ndarray] | None, part: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Add a shard's counters to the total. A counter that some shards lack (a kernel gained it
+    after the others were stored) is dropped: its sum would cover only part of the deals."""
     if total is None:
         return {k: np.array(v, dtype=np.int64, copy=True) for k, v in part.items()}
-    for k, v in part.items():
-        total[k] += v
+    for k in set(total) - set(part):
+        del total[k]
+    for k in set(total) & set(part):
+        total[k] += part[k]
     return total
 
 

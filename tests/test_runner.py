@@ -12,7 +12,7 @@ import time
 import numpy as np
 import pytest
 
-from analyzer.runner import RunConfig, run, run_shard, shard_bit_generators
+from analyzer.runner import RunConfig, merge_counters, run, run_shard, shard_bit_generators
 
 
 def config(**kw):
@@ -69,6 +69,17 @@ def test_merge_equals_sum_of_shards_and_seed_matters():
         assert np.array_equal(merged[key], sum(p[key] for p in parts))
     other = run(config(deals=90_000, shard_size=30_000, seed=6)).counters
     assert not np.array_equal(other["total_hist"], merged["total_hist"])
+
+
+def test_a_counter_only_some_shards_have_is_dropped():
+    # A run stored by an older kernel, resumed by one that counts more: a sum over only the newer
+    # shards would be taken for the whole run's, so the merge keeps only what every shard counted.
+    old = {"deals": np.array([3]), "actions": np.array([30])}
+    new = {"deals": np.array([2]), "actions": np.array([25]), "actions_sumsq": np.array([400])}
+    for first, second in ((old, new), (new, old)):
+        merged = merge_counters(merge_counters(None, first), second)
+        assert set(merged) == {"deals", "actions"} and merged["actions"][0] == 55 and merged["deals"][0] == 5
+    assert merge_counters(merge_counters(None, new), new)["actions_sumsq"][0] == 800
 
 
 def test_subset_of_shards_and_partial_result():

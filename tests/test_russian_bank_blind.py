@@ -44,6 +44,28 @@ def test_kernel_matches_reference_game_by_game(k, priority):
     assert counters["outcome"].tolist() == [ends.count(e) for e in ("win", "stuck", "cycle")]
     assert counters["cards_left_hist"].sum() == N_DEALS == counters["redeals_hist"].sum()
     assert counters["actions"][0] == rows[:, 1].sum()
+    assert counters["actions_sumsq"][0] == (rows[:, 1].astype(np.int64) ** 2).sum()
+    assert counters["redeals"][0] == rows[:, 3].sum()
+    assert counters["redeals_sumsq"][0] == (rows[:, 3].astype(np.int64) ** 2).sum()
+    # the table's means carry the normal interval of the per-game values
+    table = rb.blind_table(counters).set_index("event")
+    for event, values in (("mean actions per game", rows[:, 1]), ("mean cards left", rows[:, 2]),
+                          ("mean cards left when lost", rows[rows[:, 0] != 1, 2]), ("mean redeals", rows[:, 3])):
+        values = values.astype(float)
+        if values.size < 2:
+            continue
+        half = 1.959964 * values.std(ddof=1) / np.sqrt(values.size)
+        assert table.loc[event, "estimate"] == pytest.approx(values.mean())
+        assert table.loc[event, "ci_low"] == pytest.approx(values.mean() - half, rel=1e-6, abs=1e-12)
+        assert table.loc[event, "ci_high"] == pytest.approx(values.mean() + half, rel=1e-6, abs=1e-12)
+    # a run stored before the sums of squares were counted: the same means, an interval only where
+    # a histogram gives it (the redeals' last bin, which collects 63 and more, is empty here)
+    old = rb.blind_table({k: v for k, v in counters.items() if not k.endswith("_sumsq") and k != "redeals"})
+    old = old.set_index("event")
+    assert np.isnan(old.loc["mean actions per game", "ci_low"])
+    assert old.loc["mean actions per game", "estimate"] == table.loc["mean actions per game", "estimate"]
+    assert counters["redeals_hist"][-1] == 0
+    assert old.loc["mean redeals"].tolist() == pytest.approx(table.loc["mean redeals"].tolist(), nan_ok=True)
     # the way of losing that k allows occurs, and G1 wins some deals where it can
     assert ends.count("stuck" if k is not None else "cycle") > N_DEALS // 2
     if k in (3, None):

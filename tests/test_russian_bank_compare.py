@@ -53,6 +53,7 @@ def test_both_games_of_every_deal_replay_move_by_move(a, b):
     state = core.DuelState(rb.resolve("default", caps), fresh[random_stream])
     deals = core.deal_stream(fresh[0], n)
     loads, redeals, actions = np.zeros(2, np.int64), np.zeros(2, np.int64), 0
+    loads_sq, redeals_sq, actions_sq = np.zeros(2, np.int64), np.zeros(2, np.int64), 0
     for d, packs in enumerate(deals):
         for game, by_pack in enumerate(((a, b), (b, a))):
             state.deal(*packs)
@@ -61,9 +62,14 @@ def test_both_games_of_every_deal_replay_move_by_move(a, b):
                 state.step(by_pack)
             st = state.status()
             a_pack = game
-            loads += [st["loads"][a_pack], st["loads"][1 - a_pack]]
-            redeals += [state.piles()["redeals"][a_pack], state.piles()["redeals"][1 - a_pack]]
+            game_loads = np.array([st["loads"][a_pack], st["loads"][1 - a_pack]])
+            game_redeals = np.array([state.piles()["redeals"][a_pack], state.piles()["redeals"][1 - a_pack]])
+            loads += game_loads
+            loads_sq += game_loads ** 2
+            redeals += game_redeals
+            redeals_sq += game_redeals ** 2
             actions += st["actions"]
+            actions_sq += st["actions"] ** 2
             assert rows[d, game, ROW_FIRST] == first
             assert rows[d, game, ROW_END] == END_CODES[st["end"]]
             assert rows[d, game, ROW_WINNER] == (st["winner"] if st["end"] == "win" else -1)
@@ -92,12 +98,19 @@ def test_both_games_of_every_deal_replay_move_by_move(a, b):
     assert np.array_equal(counters["by_seat"], by_seat)
     decided_turns = rows[:, :, ROW_TURNS][rows[:, :, ROW_END] == END_CODES["win"]]
     assert np.array_equal(counters["turns_hist"], np.bincount(decided_turns, minlength=counters["turns_hist"].size))
+    assert counters["turns"][0] == decided_turns.sum() and counters["turns_sumsq"][0] == (decided_turns ** 2).sum()
     assert list(counters["loads"]) == list(loads) and list(counters["redeals"]) == list(redeals)
-    assert counters["actions"][0] == actions
+    assert list(counters["loads_sumsq"]) == list(loads_sq) and list(counters["redeals_sumsq"]) == list(redeals_sq)
+    assert counters["actions"][0] == actions and counters["actions_sumsq"][0] == actions_sq
     table = rb.duplicate_table(counters, a, b)
     row = table.set_index("event").loc
     assert row[f"{a} (A) wins", "count"] == by_seat[:, 0].sum() and row["draw", "n"] == 2 * n
     assert row["first wins", "count"] + row["second wins", "count"] + row["draw", "count"] == 2 * n
+    # the means have the normal interval of the per-game values
+    turns = decided_turns.astype(float)
+    half = 1.959964 * turns.std(ddof=1) / np.sqrt(turns.size)
+    assert row["mean turns (decided)", "ci_low"] == pytest.approx(turns.mean() - half, rel=1e-6)
+    assert row["mean turns (decided)", "ci_high"] == pytest.approx(turns.mean() + half, rel=1e-6)
 
 
 def test_pairing_identity_with_the_duel_analysis():
@@ -115,6 +128,14 @@ def test_pairing_identity_with_the_duel_analysis():
     assert counters["pairs"][0] == n and counters["draws"][0] == n and counters["diff_sq_sum"][0] == 0
     assert counters["a_sum"][0] == counters["b_sum"][0] == points
     assert counters["a_sq_sum"][0] == counters["b_sq_sum"][0] == squares
+    # Both games of a deal are the duel's game, so the duel's sums of squares (checked move by move
+    # against the engine for compare above) are half of compare's; A plays each seat once a deal.
+    assert counters["actions_sumsq"][0] == 2 * duel["sums_sumsq"][0]
+    assert counters["turns_sumsq"][0] == 2 * duel["sums_sumsq"][3] and counters["turns"][0] == 2 * duel["sums"][3]
+    assert counters["loads_sumsq"][0] == counters["loads_sumsq"][1] == duel["seat_sums_sumsq"][:, 0].sum()
+    assert counters["redeals_sumsq"][0] == counters["redeals_sumsq"][1] == duel["seat_sums_sumsq"][:, 1].sum()
+    seat_loads = duel["seat_sums_sumsq"][:, 0]
+    assert seat_loads.min() > 0 and duel["sums_sumsq"][1] >= seat_loads.sum()   # (a + b)^2 >= a^2 + b^2
 
 
 @pytest.mark.parametrize("overrides", [{}, dict(first_player="random"), dict(stop_mode="call", p_detect=0.5)])

@@ -236,6 +236,15 @@ def test_duel_analysis_adds_up_across_shards_and_workers():
     assert one["turns_hist"].sum() == decided == one["score_hist"].sum() == one["wins_by_pack"].sum()
     table = rb.duel_table(one, "greedy vs greedy")
     assert set(table.event) >= {"first wins", "second wins", "draw", "first share of decided"}
+    # the mean length has the normal interval of the decided games' turns (histogram: none clipped)
+    hist = one["turns_hist"]
+    assert hist[-1] == 0
+    turns = np.repeat(np.arange(hist.size), hist).astype(float)
+    assert one["sums"][3] == turns.sum() and one["sums_sumsq"][3] == (turns ** 2).sum()
+    row = table.set_index("event").loc["mean turns (decided)"]
+    half = 1.959964 * turns.std(ddof=1) / np.sqrt(turns.size)
+    assert (row.ci_low, row.ci_high) == pytest.approx((turns.mean() - half, turns.mean() + half), rel=1e-6)
+    assert table[table.event.str.startswith(("mean", "cards loaded"))].ci_low.notna().all()
 
 
 def test_duel_strategies_differ():

@@ -203,3 +203,17 @@ def test_bad_input():
     with pytest.raises(ValueError, match="samples"):
         core.blind_shard(np.random.PCG64(1), 1, dict(k=None, policy="hindsight", samples=0, sample_budget=100),
                          policy_bitgen=np.random.PCG64(2))
+
+
+def test_shard_counts_each_games_decisions_searches_and_nodes_with_their_squares():
+    # A one-deal shard is the single game of its first layout with the same policy stream, so its
+    # sums are that game's counts and its sums of squares their squares (the means' intervals).
+    options = dict(k=None, policy="hindsight", samples=3, sample_budget=300)
+    for seed in range(3):
+        counters = core.blind_shard(np.random.PCG64(seed), 1, options, policy_bitgen=np.random.PCG64(9))
+        pack = core.solo_deal_stream(np.random.PCG64(seed), 1)[0]
+        game = core.hindsight_game(layout(pack), 3, 300, np.random.PCG64(9))
+        counts = np.array([game["resigned"], game["decisions"], game["solves"], game["nodes"], game["truncated"]])
+        assert counters["hindsight"].tolist() == counts.tolist()
+        assert counters["hindsight_sumsq"].tolist() == (counts.astype(np.int64) ** 2).tolist()
+        assert counters["actions_sumsq"][0] == counters["actions"][0] ** 2 == len(game["moves"]) ** 2

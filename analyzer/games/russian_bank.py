@@ -19,7 +19,7 @@ from scipy.stats import norm
 from .. import option_parsing as parsing
 from .._core import russian_bank as core
 from ..cards import parse_card, tokenize
-from ..stats import CONFIDENCE, histogram_moments, wilson
+from ..stats import CONFIDENCE, histogram_moments, mean_interval, wilson
 from . import Analysis, Game
 
 RANKS = "A23456789TJQK"
@@ -990,9 +990,30 @@ def _rate(pair: str, event: str, count: int, n: int) -> dict:
                 ci_low=float(low), ci_high=float(high))
 
 
-def _mean(pair: str, event: str, total: float, n: int) -> dict:
+def _mean(pair: str, event: str, total: float, n: int, total_sq=None) -> dict:
+    """A mean over n games with its normal interval when the sum of squares was counted (runs
+    stored before 0.8.11 have only the sums: their means are shown without an interval)."""
+    low = high = np.nan
+    if total_sq is not None and total_sq >= 0 and n >= 2:     # (a negative sum has overflowed)
+        _, low, high = mean_interval(float(total), float(total_sq), n)
     return dict(pair=pair, event=event, count=np.nan, n=n, estimate=total / n if n else np.nan,
-                ci_low=np.nan, ci_high=np.nan)
+                ci_low=low, ci_high=high)
+
+
+def _sumsq(counters: dict, key: str, index=0):
+    """The sum of squares kept beside counters[key], or None for a run stored without it."""
+    return counters[key + "_sumsq"][index] if key + "_sumsq" in counters else None
+
+
+def _exact_sums(counters: dict, key: str, hist_key: str) -> tuple[int, int | None]:
+    """Sum and sum of squares of a per-game count: from counters[key] (sum) and its _sumsq where
+    the run has them, else from the histogram, which is exact only while its last bin (that
+    collects the larger values) is empty."""
+    if key in counters:
+        return int(counters[key][0]), int(counters[key + "_sumsq"][0])
+    hist = counters[hist_key]
+    _, total, total_sq = histogram_moments(hist)
+    return total, (total_sq if hist[-1] == 0 else None)
 
 
 def _advantage(pair: str, w1: int, w2: int, n: int) -> dict:
@@ -1019,10 +1040,11 @@ def duel_table(counters: dict, label: str = "") -> pd.DataFrame:
     games = int(counters["games"][0])
     w1, w2, stall, cap = (int(x) for x in counters["outcome"])
     rows = _seat_rows(label, w1, w2, stall, cap)
-    rows.append(_mean(label, "mean turns (decided)", counters["sums"][3], w1 + w2))
-    rows.append(_mean(label, "mean actions per game", counters["sums"][0], games))
+    rows.append(_mean(label, "mean turns (decided)", counters["sums"][3], w1 + w2, _sumsq(counters, "sums", 3)))
+    rows.append(_mean(label, "mean actions per game", counters["sums"][0], games, _sumsq(counters, "sums", 0)))
     for seat, name in enumerate(("first", "second")):
-        rows.append(_mean(label, f"cards loaded per game by {name}", counters["seat_sums"][seat, 0], games))
+        rows.append(_mean(label, f"cards loaded per game by {name}", counters["seat_sums"][seat, 0], games,
+                          _sumsq(counters, "seat_sums", (seat, 0))))
     return pd.DataFrame(rows)
 
 
@@ -1042,10 +1064,13 @@ def duplicate_table(counters: dict, a: str, b: str) -> pd.DataFrame:
     # seats (and the draws): the first player wins when A moved first and won, or B did
     rows += _seat_rows(pair, int(seat[0, 0] + seat[1, 1]), int(seat[0, 1] + seat[1, 0]), stall, cap)
     decided = a_wins + b_wins
-    rows.append(_mean(pair, "mean turns (decided)", histogram_moments(counters["turns_hist"])[1], decided))
+    turns, turns_sq = _exact_sums(counters, "turns", "turns_hist")
+    rows.append(_mean(pair, "mean turns (decided)", turns, decided, turns_sq))
     for i, name in enumerate((a, b)):
-        rows.append(_mean(pair, f"cards loaded per game by {name} ({'AB'[i]})", counters["loads"][i], games))
-        rows.append(_mean(pair, f"redeals per game by {name} ({'AB'[i]})", counters["redeals"][i], games))
+        rows.append(_mean(pair, f"cards loaded per game by {name} ({'AB'[i]})", counters["loads"][i], games,
+                          _sumsq(counters, "loads", i)))
+        rows.append(_mean(pair, f"redeals per game by {name} ({'AB'[i]})", counters["redeals"][i], games,
+                          _sumsq(counters, "redeals", i)))
     return pd.DataFrame(rows)
 
 
@@ -1055,25 +1080,27 @@ def blind_table(counters: dict, label: str = "") -> pd.DataFrame:
     intervals, mean actions, cards left in stock + hand + waste, redeals."""
     n = int(counters["deals"][0])
     win, stuck, cycle = (int(x) for x in counters["outcome"])
-    left = counters["cards_left_hist"]
+    # a won game leaves no card, so the sums over all games are the sums over the lost ones
+    _, left_sum, left_sq = histogram_moments(counters["cards_left_hist"])
+    redeals, redeals_sq = _exact_sums(counters, "redeals", "redeals_hist")
     if "hindsight" in counters:       # the hindsight policy (open pool: no discards, no redeals)
         resigned, decisions, solves, nodes, truncated = (int(x) for x in counters["hindsight"])
         return pd.DataFrame([
             _rate(label, "win", win, n), _rate(label, "lost: no move", stuck - resigned, n),
             _rate(label, "lost: resigned (no move won in any sampled stock order)", resigned, n),
             _rate(label, HINDSIGHT_CIRCLES, cycle, n),
-            _mean(label, "mean moves per game", counters["actions"][0], n),
-            _mean(label, "mean cards left when lost", histogram_moments(left)[1], n - win),
-            _mean(label, "mean sampled decisions per game", decisions, n),
-            _mean(label, "mean solver searches per game", solves, n),
-            _mean(label, "mean solver nodes per game", nodes, n),
+            _mean(label, "mean moves per game", counters["actions"][0], n, _sumsq(counters, "actions")),
+            _mean(label, "mean cards left when lost", left_sum, n - win, left_sq),
+            _mean(label, "mean sampled decisions per game", decisions, n, _sumsq(counters, "hindsight", 1)),
+            _mean(label, "mean solver searches per game", solves, n, _sumsq(counters, "hindsight", 2)),
+            _mean(label, "mean solver nodes per game", nodes, n, _sumsq(counters, "hindsight", 3)),
             _rate(label, "move lists cut short (must be 0)", truncated, n)])
     rows = [_rate(label, "win", win, n), _rate(label, "lost: no action left", stuck, n),
             _rate(label, "lost: cycle (k = ∞, the position repeats)", cycle, n),
-            _mean(label, "mean actions per game", counters["actions"][0], n),
-            _mean(label, "mean cards left", histogram_moments(left)[1], n),
-            _mean(label, "mean cards left when lost", histogram_moments(left)[1], n - win),
-            _mean(label, "mean redeals", histogram_moments(counters["redeals_hist"])[1], n)]
+            _mean(label, "mean actions per game", counters["actions"][0], n, _sumsq(counters, "actions")),
+            _mean(label, "mean cards left", left_sum, n, left_sq),
+            _mean(label, "mean cards left when lost", left_sum, n - win, left_sq),
+            _mean(label, "mean redeals", redeals, n, redeals_sq)]
     return pd.DataFrame(rows)
 
 

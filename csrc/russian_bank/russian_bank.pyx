@@ -254,8 +254,12 @@ def duel_shard(object deal_bitgen, object strategy_bitgen, int n_games, dict rul
     first_is_p0 = np.zeros(1, dtype=np.int64)
     sums = np.zeros(4, dtype=np.int64)           # actions, loads, redeals, turns of decided games
     seat_sums = np.zeros((2, 2), dtype=np.int64) # per seat (first, second): cards loaded, redeals
+    sums_sumsq = np.zeros(4, dtype=np.int64)     # the sums of squares of the same (for the intervals)
+    seat_sums_sumsq = np.zeros((2, 2), dtype=np.int64)
     cdef int64_t[::1] out = outcome, th = turns_hist, sh = score_hist, bp = by_player, fp = first_is_p0, sm = sums
-    cdef int64_t[:, ::1] ss = seat_sums
+    cdef int64_t[::1] sq = sums_sumsq
+    cdef int64_t[:, ::1] ss = seat_sums, ssq = seat_sums_sumsq
+    cdef int64_t v
     strat[0] = STRATEGIES[rules["first_strategy"]]
     strat[1] = STRATEGIES[rules["second_strategy"]]
     cdef int seat_strat[2]
@@ -279,11 +283,20 @@ def duel_shard(object deal_bitgen, object strategy_bitgen, int n_games, dict rul
                 if first == 0:
                     fp[0] += 1
                 sm[0] += g.actions
-                sm[1] += g.loads[0] + g.loads[1]
-                sm[2] += g.redeals[0] + g.redeals[1]
+                sq[0] += <int64_t>g.actions * g.actions
+                v = g.loads[0] + g.loads[1]
+                sm[1] += v
+                sq[1] += v * v
+                v = g.redeals[0] + g.redeals[1]
+                sm[2] += v
+                sq[2] += v * v
                 for seat in range(2):
-                    ss[seat, 0] += g.loads[first if seat == 0 else 1 - first]
-                    ss[seat, 1] += g.redeals[first if seat == 0 else 1 - first]
+                    v = g.loads[first if seat == 0 else 1 - first]
+                    ss[seat, 0] += v
+                    ssq[seat, 0] += v * v
+                    v = g.redeals[first if seat == 0 else 1 - first]
+                    ss[seat, 1] += v
+                    ssq[seat, 1] += v * v
                 if g.end == END_WIN:
                     seat = 0 if g.winner == first else 1
                     out[seat] += 1
@@ -292,6 +305,7 @@ def duel_shard(object deal_bitgen, object strategy_bitgen, int n_games, dict rul
                     w = score_of(g, &r)
                     sh[w if w < SCORE_BINS else SCORE_BINS - 1] += 1
                     sm[3] += g.turns
+                    sq[3] += <int64_t>g.turns * g.turns
                 elif g.end == END_STALL:
                     out[2] += 1
                 else:
@@ -300,7 +314,7 @@ def duel_shard(object deal_bitgen, object strategy_bitgen, int n_games, dict rul
         free(g)
     return {"games": np.array([n_games], dtype=np.int64), "outcome": outcome, "turns_hist": turns_hist,
             "score_hist": score_hist, "wins_by_pack": by_player, "first_is_p0": first_is_p0, "sums": sums,
-            "seat_sums": seat_sums}
+            "seat_sums": seat_sums, "sums_sumsq": sums_sumsq, "seat_sums_sumsq": seat_sums_sumsq}
 
 
 cdef enum:
@@ -320,8 +334,8 @@ def compare_shard(object bit_generators, Py_ssize_t n_deals, dict rules, dict st
     of its game scores over its two games (the winner's score of §7, 0 for a loss or a draw).
     Counters in the layout of analyzer.compare, and beside them the duel statistics of the 2 x
     n_deals games by strategy: by_seat[A's seat (0 first, 1 second), outcome (A wins, B wins, stall
-    draw, capped draw)], loads and redeals [A, B], turns_hist (turns of the decided games) and
-    actions. rows, if given, is an int32 array of shape (n_deals, 2, ROW_WIDTH) that receives both
+    draw, capped draw)], loads and redeals [A, B], turns_hist and turns (the turns of the decided
+    games, histogram and sum) and actions, each sum with its sum of squares (*_sumsq). rows, if given, is an int32 array of shape (n_deals, 2, ROW_WIDTH) that receives both
     games of every deal."""
     cdef Rules r = make_rules(rules)
     cdef int players[2]
@@ -352,9 +366,15 @@ def compare_shard(object bit_generators, Py_ssize_t n_deals, dict rules, dict st
     counters["redeals"] = np.zeros(2, np.int64)
     counters["turns_hist"] = np.zeros(TURN_BINS, np.int64)
     counters["actions"] = np.zeros(1, np.int64)
+    counters["turns"] = np.zeros(1, np.int64)          # turns of the decided games
+    for key in ("loads", "redeals", "actions", "turns"):
+        counters[key + "_sumsq"] = np.zeros_like(counters[key])
     cdef int64_t[:, ::1] by_seat = counters["by_seat"]
     cdef int64_t[::1] loads = counters["loads"], redeals = counters["redeals"]
-    cdef int64_t[::1] turns_hist = counters["turns_hist"], actions = counters["actions"]
+    cdef int64_t[::1] turns_hist = counters["turns_hist"], actions = counters["actions"], turns = counters["turns"]
+    cdef int64_t[::1] loads_sq = counters["loads_sumsq"], redeals_sq = counters["redeals_sumsq"]
+    cdef int64_t[::1] actions_sq = counters["actions_sumsq"], turns_sq = counters["turns_sumsq"]
+    cdef int64_t v
     cdef int a_pack, a_seat, outcome
     start = <Duel *>malloc(sizeof(Duel))
     g = <Duel *>malloc(sizeof(Duel))
@@ -396,14 +416,20 @@ def compare_shard(object bit_generators, Py_ssize_t n_deals, dict rules, dict st
                             b += score
                         outcome = 0 if g.winner == a_pack else 1
                         turns_hist[g.turns if g.turns < TURN_BINS else TURN_BINS - 1] += 1
+                        turns[0] += g.turns
+                        turns_sq[0] += <int64_t>g.turns * g.turns
                     else:
                         outcome = 2 if g.end == END_STALL else 3
                     by_seat[a_seat, outcome] += 1
-                    loads[0] += g.loads[a_pack]
-                    loads[1] += g.loads[1 - a_pack]
-                    redeals[0] += g.redeals[a_pack]
-                    redeals[1] += g.redeals[1 - a_pack]
+                    for j in range(2):         # j = 0: A, 1: B
+                        v = g.loads[a_pack if j == 0 else 1 - a_pack]
+                        loads[j] += v
+                        loads_sq[j] += v * v
+                        v = g.redeals[a_pack if j == 0 else 1 - a_pack]
+                        redeals[j] += v
+                        redeals_sq[j] += v * v
                     actions[0] += g.actions
+                    actions_sq[0] += <int64_t>g.actions * g.actions
                     if keep_rows:
                         out_rows[d, game, ROW_FIRST] = start.player
                         out_rows[d, game, ROW_END] = g.end
@@ -886,9 +912,10 @@ def blind_shard(object deal_bitgen, int n_deals, dict options, rows=None, object
     The policy hindsight (k = None only; rb_hindsight.pxd) also takes samples and sample_budget,
     and draws its stock orders from policy_bitgen.
     Counters: outcome (win, stuck, cycle), actions (sum), cards_left_hist (cards in stock, hand
-    and waste at the end), redeals_hist; with solve also paired[blind win / loss, solver win /
-    loss / unresolved] and node_sum; with hindsight also hindsight[resigned, decisions, solves,
-    nodes, truncated]. rows, if given (int32, shape (n_deals, 4)), receives every game's end,
+    and waste at the end), redeals_hist, redeals (sum); with solve also paired[blind win / loss,
+    solver win / loss / unresolved] and node_sum; with hindsight also hindsight[resigned,
+    decisions, solves, nodes, truncated]. Each sum has its sum of squares (*_sumsq) beside it for
+    the intervals of the means. rows, if given (int32, shape (n_deals, 4)), receives every game's end,
     actions, cards left and redeals."""
     cdef Blind *b = <Blind *>malloc(sizeof(Blind))
     cdef SoloCtx x, hx, sx
@@ -901,7 +928,7 @@ def blind_shard(object deal_bitgen, int n_deals, dict options, rows=None, object
     solve = options.get("solve")
     cdef bint solving = solve is not None, keep_rows = rows is not None, hindsight = pol == POLICY_HINDSIGHT
     cdef int32_t[:, ::1] out_rows
-    cdef int64_t[::1] hc
+    cdef int64_t[::1] hc, hc_sq
     if b == NULL:
         raise MemoryError()
     try:
@@ -922,9 +949,11 @@ def blind_shard(object deal_bitgen, int n_deals, dict options, rows=None, object
         raise
     counters = dict(deals=np.array([n_deals], dtype=np.int64), outcome=np.zeros(3, dtype=np.int64),
                     actions=np.zeros(1, dtype=np.int64), cards_left_hist=np.zeros(N_KINDS + 1, dtype=np.int64),
-                    redeals_hist=np.zeros(REDEAL_BINS, dtype=np.int64))
-    cdef int64_t[::1] out = counters["outcome"], acts = counters["actions"]
+                    redeals_hist=np.zeros(REDEAL_BINS, dtype=np.int64), redeals=np.zeros(1, dtype=np.int64),
+                    actions_sumsq=np.zeros(1, dtype=np.int64), redeals_sumsq=np.zeros(1, dtype=np.int64))
+    cdef int64_t[::1] out = counters["outcome"], acts = counters["actions"], acts_sq = counters["actions_sumsq"]
     cdef int64_t[::1] left = counters["cards_left_hist"], rh = counters["redeals_hist"]
+    cdef int64_t[::1] rd = counters["redeals"], rd_sq = counters["redeals_sumsq"]
     cdef int64_t[:, ::1] paired
     cdef int64_t[::1] ns
     if solving:
@@ -939,7 +968,9 @@ def blind_shard(object deal_bitgen, int n_deals, dict options, rows=None, object
             raise
     if hindsight:
         counters["hindsight"] = np.zeros(5, dtype=np.int64)
+        counters["hindsight_sumsq"] = np.zeros(5, dtype=np.int64)
         hc = counters["hindsight"]
+        hc_sq = counters["hindsight_sumsq"]
         try:
             hindsight_contexts(&hx, &sx, options["sample_budget"])
         except MemoryError:
@@ -970,14 +1001,22 @@ def blind_shard(object deal_bitgen, int n_deals, dict options, rows=None, object
                     hc[2] += hs.solves
                     hc[3] += hs.nodes
                     hc[4] += hs.truncated
+                    hc_sq[0] += hs.resigned * hs.resigned
+                    hc_sq[1] += <int64_t>hs.decisions * hs.decisions
+                    hc_sq[2] += <int64_t>hs.solves * hs.solves
+                    hc_sq[3] += <int64_t>hs.nodes * hs.nodes
+                    hc_sq[4] += hs.truncated * hs.truncated
                 else:
                     blind_deal(b, pack, k)
                     blind_play(b, pol)
                     end, actions, left_n, redeals = b.end, b.actions, blind_cards_left(b), b.redeals
                 out[end - BL_WIN] += 1
                 acts[0] += actions
+                acts_sq[0] += <int64_t>actions * actions
                 left[left_n] += 1
                 rh[min(redeals, REDEAL_BINS - 1)] += 1
+                rd[0] += redeals
+                rd_sq[0] += <int64_t>redeals * redeals
                 if keep_rows:
                     out_rows[i, 0] = end
                     out_rows[i, 1] = actions
