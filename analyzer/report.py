@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 import matplotlib
 
@@ -131,6 +131,18 @@ def _is_rate_row(row: pd.Series, forced: bool | None) -> bool:
     return not any(isinstance(v, str) and _NOT_RATE.search(v) for v in row.values)
 
 
+def widest_half_widths(halves: dict[str, list[float]], rates: Iterable[str]) -> str:
+    """A sentence for a wide table whose columns have no interval columns: each column's widest
+    95 % half-width over the rows (the rates' in percentage points)."""
+    rates = set(rates)
+    parts = []
+    for column, values in halves.items():
+        values = [v for v in values if not pd.isna(v)]
+        if values:
+            parts.append(f"{column} ±{100 * max(values):.2f} pp" if column in rates else f"{column} ±{max(values):.3f}")
+    return "The widest 95% half-width of each column over the rows: " + ", ".join(parts) + "." if parts else ""
+
+
 def format_table(df: pd.DataFrame) -> pd.DataFrame:
     """The table as people read it (strings); CSV files keep full precision."""
     out = df.copy()
@@ -151,7 +163,9 @@ def format_table(df: pd.DataFrame) -> pd.DataFrame:
                 shown_exact.append(percent(exact, d + 2))
                 shown_odds.append(odds_against(exact if not pd.isna(exact) else est))
             else:
-                d = _decimals(half)
+                values = [v for v in (est, lo, hi) if not pd.isna(v)]
+                # whole numbers (a median, a count) as such, not as 28.0000 when the interval is a point
+                d = 0 if values and all(float(v).is_integer() for v in values) else _decimals(half)
                 num = lambda v, d=d: "" if pd.isna(v) else f"{v:,.{d}f}"  # noqa: E731
                 shown_est.append(num(est))
                 shown_ci.append("" if pd.isna(half) else f"{num(lo)} to {num(hi)}")
@@ -166,6 +180,9 @@ def format_table(df: pd.DataFrame) -> pd.DataFrame:
         if any_rate:
             after = list(out.columns).index("exact" if "exact" in out.columns else "95% interval") + 1
             out.insert(after, "odds against", shown_odds)
+    for col in df.attrs.get("percent_columns", ()):          # plain rates beside the interval columns
+        if col in out.columns and pd.api.types.is_float_dtype(out[col]):
+            out[col] = out[col].map(lambda v: percent(v, 1))
     for col in out.columns:
         if pd.api.types.is_bool_dtype(out[col]):
             continue
@@ -324,7 +341,8 @@ def write_report(name: str, title: str, sections: list[Section], ctx: ReportCont
              f"{total:,} deals in all ({source}). The run numbers refer to the results store: "
              "`kozyr runs show N` prints a run's configuration and counters.")
     legend = ("Every rate is shown with its 95% Wilson interval and its sample size `n`; means with a 95% "
-              "normal interval. `exact` is the exact value where one is known, to two more digits; "
+              "normal interval (ratios of sums with the delta method's), medians and percentiles with the "
+              "distribution-free interval of two order statistics. `exact` is the exact value where one is known, to two more digits; "
               "`odds against` is (1 - p) : p, from the exact value where there is one.")
     md = [f"# {title}", "", intro, "", "## What was simulated", "", *_md_table(run_rows), "", legend, ""]
     toc = "".join(f'<li><a href="#s{i}">{html.escape(sec.title)}</a></li>' for i, sec in enumerate(sections, 1))

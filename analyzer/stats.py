@@ -1,9 +1,11 @@
 """Intervals for the estimates Kozyr prints: Wilson intervals for rates (statsmodels), normal
-intervals for means computed from exact integer counters."""
+intervals for means computed from exact integer counters, order-statistic intervals for medians and other quantiles."""
 from __future__ import annotations
 
+import math
+
 import numpy as np
-from scipy.stats import norm
+from scipy.stats import binom, norm
 from statsmodels.stats.proportion import proportion_confint
 
 CONFIDENCE = 0.95
@@ -31,8 +33,40 @@ def mean_interval(total, total_sq, n, confidence: float = CONFIDENCE):
     return mean, mean - half, mean + half
 
 
+def ratio_interval(sum_x, sum_y, sum_xx, sum_yy, sum_xy, n, confidence: float = CONFIDENCE):
+    """The ratio sum x / sum y of n pairs (x, y), one a deal, and its delta-method normal interval:
+    the residuals x - R y have mean 0 and standard error s / sqrt(n), divided by the mean of y."""
+    n, sum_y = float(n), float(sum_y)
+    ratio = sum_x / sum_y
+    residual_sq = max(sum_xx - 2 * ratio * sum_xy + ratio * ratio * sum_yy, 0.0) / max(n - 1, 1)
+    half = norm.ppf(0.5 + confidence / 2) * np.sqrt(residual_sq / n) / (sum_y / n)
+    return ratio, ratio - half, ratio + half
+
+
 def histogram_moments(hist):
     """Count, sum and sum of squares of the values a histogram (index = value) holds."""
     hist = np.asarray(hist, dtype=np.int64)
     values = np.arange(hist.shape[-1], dtype=np.int64)
     return int(hist.sum()), int((hist * values).sum()), int((hist * values * values).sum())
+
+
+def histogram_quantile(hist, q: float, confidence: float = CONFIDENCE):
+    """The q-quantile of the values a histogram holds (index = value: the value of rank ceil(q n),
+    so the lower one of an even count's median) and its distribution-free interval: the order
+    statistics of ranks j and k, j the Binomial(n, q) quantile at (1 - confidence)/2 and k one
+    above its quantile at (1 + confidence)/2, so that at most (1 - confidence)/2 is left outside
+    on each side. With tied values the coverage is at least the confidence."""
+    hist = np.asarray(hist, dtype=np.int64)
+    n = int(hist.sum())
+    if n == 0:
+        return np.nan, np.nan, np.nan
+    cumulative = np.cumsum(hist)
+
+    def value_of_rank(rank: int) -> int:           # the rank-th smallest value, ranks 1..n
+        return int(np.searchsorted(cumulative, min(max(rank, 1), n)))
+
+    tail = (1 - confidence) / 2
+    rank = math.ceil(q * n - 1e-9)                 # (q n = 20000.000000000004 is rank 20000)
+    return (value_of_rank(rank), value_of_rank(int(binom.ppf(tail, n, q))),
+            value_of_rank(int(binom.ppf(1 - tail, n, q)) + 1))
+

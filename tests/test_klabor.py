@@ -400,6 +400,13 @@ def test_tiny_target_ends_at_the_first_played_deal():
     assert g["winner"].sum() == 500
     deals = np.arange(len(g["deals_hist"]))
     assert (g["deals_hist"] * deals).sum() == 500 + g["void_deals"][0]
+    # so a game's void deals are its deals less one: their squares, and the table's interval
+    voids = np.repeat(deals - 1, g["deals_hist"]).astype(float)
+    assert g["void_deals_sq"][0] == (voids ** 2).sum() and voids.max() >= 1
+    row = k.games_table(g).set_index("quantity").loc["void deals per game (mean)"]
+    half = 1.959964 * voids.std(ddof=1) / np.sqrt(500)
+    assert (row.estimate, row.ci_low, row.ci_high) == pytest.approx((voids.mean(), voids.mean() - half, voids.mean() + half),
+                                                                 rel=1e-6)
 
 
 def test_strategic_bella_only_hides_a_bella_that_cannot_save_the_maker():

@@ -29,7 +29,7 @@ from statistics import NormalDist
 from .. import option_parsing as parsing
 from .._core import klabor as core
 from ..cards import SUIT_CHARS, Cards, Deck, check_disjoint, parse_card
-from ..stats import CONFIDENCE, histogram_moments, mean_interval, wilson
+from ..stats import CONFIDENCE, histogram_moments, histogram_quantile, mean_interval, wilson
 from . import Analysis, Game
 
 # The 32-card pack in natural order 7 8 9 T J Q K A inside a lane (the kernel's layout; the
@@ -352,27 +352,31 @@ def thresholds_table(counters: dict[str, np.ndarray], rules: dict[str, Any]) -> 
 
 
 def games_table(counters: dict[str, np.ndarray]) -> pd.DataFrame:
-    """Games to the target: deals per game, who wins, margins."""
+    """Games to the target: deals per game (mean and percentiles), void deals, who wins, margins,
+    each with its 95 % interval."""
     games = int(counters["games"][0])
-    finished = games - int(counters["unfinished"][0])
+    unfinished = int(counters["unfinished"][0])
+    finished = games - unfinished
+
+    def row(quantity, n, estimate, low, high):
+        return dict(quantity=quantity, n=n, estimate=estimate, ci_low=float(low), ci_high=float(high))
+
     count, total, total_sq = histogram_moments(counters["deals_hist"])
-    mean, low, high = mean_interval(total, total_sq, count)
-    hist = counters["deals_hist"]
-    cdf = np.cumsum(hist) / max(hist.sum(), 1)
-    rows = [dict(quantity="deals per game (mean)", value=mean, ci_low=low, ci_high=high, n=count)]
+    rows = [row("deals per game (mean)", count, *mean_interval(total, total_sq, count))]
     for q in (0.1, 0.5, 0.9):
-        rows.append(dict(quantity=f"deals per game ({int(q * 100)}th percentile)",
-                         value=float(np.searchsorted(cdf, q)), ci_low=np.nan, ci_high=np.nan, n=count))
-    rows.append(dict(quantity="void deals per game", value=counters["void_deals"][0] / max(games, 1),
-                     ci_low=np.nan, ci_high=np.nan, n=games))
-    low, high = wilson(counters["winner"][0], finished)
-    rows.append(dict(quantity="first deal's elder wins the game", value=counters["winner"][0] / max(finished, 1),
-                     ci_low=float(low), ci_high=float(high), n=finished))
+        rows.append(row(f"deals per game ({int(q * 100)}th percentile)", count,
+                        *histogram_quantile(counters["deals_hist"], q)))
+    voids = int(counters["void_deals"][0])
+    low = high = np.nan
+    if "void_deals_sq" in counters and games >= 2:        # (runs stored before 0.8.11 lack it)
+        _, low, high = mean_interval(voids, int(counters["void_deals_sq"][0]), games)
+    rows.append(row("void deals per game (mean)", games, voids / max(games, 1), low, high))
+    rows.append(row("first deal's elder wins the game", finished, counters["winner"][0] / max(finished, 1),
+                    *wilson(counters["winner"][0], finished)))
     count, total, total_sq = histogram_moments(counters["margin_hist"])
-    mean, low, high = mean_interval(total, total_sq, max(count, 1))
-    rows.append(dict(quantity="winning margin (mean)", value=mean, ci_low=low, ci_high=high, n=count))
-    rows.append(dict(quantity="unfinished games", value=int(counters["unfinished"][0]), ci_low=np.nan,
-                     ci_high=np.nan, n=games))
+    rows.append(row("winning margin (mean)", count, *mean_interval(total, total_sq, max(count, 1))))
+    rows.append(row("unfinished games (the deal cap reached)", games, unfinished / max(games, 1),
+                    *wilson(unfinished, games)))
     return pd.DataFrame(rows)
 
 
@@ -621,8 +625,10 @@ RULE_VARIANTS = (("no duty to head trumps (seed literal)", {"must_head_trump": F
 
 
 def sensitivity_table(runs: list[tuple[str, dict]]) -> pd.DataFrame:
-    """Key single-deal figures of several rule variants: void and bait rates, mean scores."""
-    rows = []
+    """Key single-deal figures of several rule variants: void and bait rates, mean scores. The
+    95 % half-widths of the columns without interval columns are in attrs["half_widths"] (column:
+    one a row), for the text beside the table."""
+    rows, halves = [], {"void rate": [], "maker mean score": [], "opponent mean score": [], "sequences decide": []}
     for label, c in runs:
         n, played = int(c["deals"][0]), int(c["made"].sum())
         baited = int(c["baited"].sum())
@@ -630,13 +636,20 @@ def sensitivity_table(runs: list[tuple[str, dict]]) -> pd.DataFrame:
         maker = mean_interval(*histogram_moments(c["score_hist"][0])[1:], played)
         opponent = mean_interval(*histogram_moments(c["score_hist"][1])[1:], played)
         elder = mean_interval(c["seat_net"][0], c["seat_net"][1], played)
+        void = wilson(n - played, n)
+        decide = wilson(c["seq_decides"][0], played)
+        for column, (lo, hi) in (("void rate", void), ("maker mean score", maker[1:]),
+                                 ("opponent mean score", opponent[1:]), ("sequences decide", decide)):
+            halves[column].append((float(hi) - float(lo)) / 2)
         rows.append({"rules": label, "deals": n, "void rate": (n - played) / n, "bait rate": baited / played,
                      "bait ci_low": float(low), "bait ci_high": float(high),
                      "maker mean score": maker[0], "opponent mean score": opponent[0],
                      "elder - dealer per deal": elder[0], "elder - dealer ci_low": elder[1],
                      "elder - dealer ci_high": elder[2],
                      "sequences decide": c["seq_decides"][0] / played})
-    return pd.DataFrame(rows)
+    table = pd.DataFrame(rows)
+    table.attrs["half_widths"] = halves
+    return table
 
 
 def _run(ctx, analysis: str, deals: int, overrides: dict | None = None, strategies: dict | None = None):
@@ -655,7 +668,7 @@ def _run(ctx, analysis: str, deals: int, overrides: dict | None = None, strategi
 
 
 def build_report(ctx) -> list:
-    from ..report import Section, interval_bars, rate_bars
+    from ..report import Section, interval_bars, rate_bars, widest_half_widths
     import matplotlib.pyplot as plt
 
     sections = []
@@ -676,6 +689,7 @@ def build_report(ctx) -> list:
     sensitivity = [("rules file defaults", standard.counters)]
     for label, overrides in RULE_VARIANTS:
         sensitivity.append((label, ctx.run("klabor", "deals", "standard", REPORT_VARIANT_DEALS, overrides).counters))
+    sensitivity_by_rules = sensitivity_table(sensitivity)
     section = Section(
         "Klabor: who makes the trump and how often the maker is baited",
         "Single deals with both players bidding at strength threshold 50 (card points of the 6 cards "
@@ -683,10 +697,11 @@ def build_report(ctx) -> list:
         "The bait rate of each seat and round is conditional on that seat making in that round. The "
         "last table repeats the key figures with one open rule of §8 changed at a time (greedy play; "
         "greedy heads a trump lead whenever it can, so the heading duty changes nothing for it, and "
-        "with schmeiss on most offers are accepted, which voids about half of the deals).",
+        "with schmeiss on most offers are accepted, which voids about half of the deals). "
+        + widest_half_widths(sensitivity_by_rules.attrs["half_widths"], ("void rate", "sequences decide")),
         tables=[("greedy play, threshold 50", deals_table(standard.counters)),
                 ("pimc play (both players), threshold 50", deals_table(pimc.counters)),
-                ("Sensitivity to the open rules", sensitivity_table(sensitivity))])
+                ("Sensitivity to the open rules", sensitivity_by_rules)])
     fig, axes = plt.subplots(1, 2, figsize=(11, 6.5), sharey=True)
     for ax, (label, counters) in zip(axes, (("greedy play", standard.counters), ("pimc play", pimc.counters))):
         rates = deals_table(counters)

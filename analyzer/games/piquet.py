@@ -21,7 +21,7 @@ from .._core import piquet as core
 from ..cards import PIQUET32, Cards, check_disjoint
 from ..constrained import DealLayout
 from ..strategies import is_python
-from ..stats import histogram_moments, mean_interval, wilson
+from ..stats import histogram_moments, histogram_quantile, mean_interval, wilson
 from . import Analysis, Game
 
 HAND_SIZE = 12
@@ -890,11 +890,6 @@ def _mean_row(event, player, hist_or_moments, n=None, **extra):
     return dict(event=event, player=player, count=pd.NA, n=count, estimate=mean, ci_low=low, ci_high=high, **extra)
 
 
-def _median(hist) -> int:
-    cumulative = np.cumsum(hist)
-    return int(np.searchsorted(cumulative, cumulative[-1] / 2))
-
-
 # The majority of the tricks: леза (ru_seed) or "the cards" (classic) scores 7-11 tricks, a capot
 # (all 12) scores instead; Cavendish's "wins the cards" counts the capots too.
 LEZA = "леза / the cards bonus (7-11 tricks)"
@@ -1120,8 +1115,9 @@ def _deal_sections(ctx):
             rows.append(dict(event=event, player=player, elder=row.elder, younger=row.younger, n=row.n,
                              estimate=row.estimate, ci_low=row.ci_low, ci_high=row.ci_high, cavendish=published))
     medians = [dict(event="median deal total", player=who, elder=f"{a}", younger=f"{a}",
-                    n=int(hists["classic"][p].sum()), estimate=_median(hists["classic"][p]), ci_low=np.nan,
-                    ci_high=np.nan, cavendish=published)
+                    n=int(hists["classic"][p].sum()), **dict(zip(("estimate", "ci_low", "ci_high"),
+                                                                 histogram_quantile(hists["classic"][p], 0.5))),
+                    cavendish=published)
                for (p, who), published, a in zip(enumerate(PLAYERS), (28, 14), ("heuristic+greedy",) * 2)]
     cavendish = Section(
         "Classic piquet against Cavendish's figures",

@@ -646,6 +646,7 @@ def new_game_counters():
         "games": np.zeros(1, np.int64),
         "deals_hist": np.zeros(MAX_GAME_DEALS + 1, np.int64),   # deals dealt (void ones included)
         "void_deals": np.zeros(1, np.int64),
+        "void_deals_sq": np.zeros(1, np.int64),      # the sum of each game's void deals squared
         "winner": np.zeros(2, np.int64),             # [player who was elder in the first deal, other]
         "margin_hist": np.zeros(MAX_MARGIN, np.int64),
         "unfinished": np.zeros(1, np.int64),
@@ -661,6 +662,7 @@ def games_shard(bit_generators, Py_ssize_t n_games, dict spec):
     strategies_from(spec, players)
     counters = new_game_counters()
     cdef int64_t[::1] games = counters["games"], deals_hist = counters["deals_hist"], voids = counters["void_deals"]
+    cdef int64_t[::1] voids_sq = counters["void_deals_sq"]
     cdef int64_t[::1] winner = counters["winner"], margin_hist = counters["margin_hist"], unfinished = counters["unfinished"]
     cdef _SolverHandle handle = _SolverHandle()
     cdef uint8_t cards[N_CARDS]
@@ -674,7 +676,7 @@ def games_shard(bit_generators, Py_ssize_t n_games, dict spec):
     cdef DealResult res
     cdef Py_ssize_t g
     cdef int score[2]
-    cdef int n, dealer, elder, carry, won, margin, done
+    cdef int n, dealer, elder, carry, won, margin, done, game_voids
     with bit_generators[0].lock, bit_generators[1].lock, nogil:
         rng_init(&deal_rng, deal_bits)
         rng_init(&play_rng, play_bits)
@@ -685,6 +687,7 @@ def games_shard(bit_generators, Py_ssize_t n_games, dict spec):
             carry = 0
             n = 0
             done = 0
+            game_voids = 0
             while n < MAX_GAME_DEALS:
                 n += 1
                 elder = 1 - dealer
@@ -693,7 +696,7 @@ def games_shard(bit_generators, Py_ssize_t n_games, dict spec):
                 deal_cards(&deal_rng, cards, &deal)
                 play_deal(&deal, strat, &rules, &handle.sv, &play_rng, &res)
                 if res.void:
-                    voids[0] += 1
+                    game_voids += 1
                     dealer = 1 - dealer
                     continue
                 score[elder] += res.score[ELDER]
@@ -712,6 +715,8 @@ def games_shard(bit_generators, Py_ssize_t n_games, dict spec):
                 elif (res.score[ELDER] > res.score[DEALER]) == (rules.next_dealer == NEXT_WINNER):
                     dealer = elder
             deals_hist[n] += 1
+            voids[0] += game_voids
+            voids_sq[0] += game_voids * game_voids
             unfinished[0] += not done
         games[0] = n_games
     return counters
