@@ -14,7 +14,7 @@ import pytest
 from analyzer._core import semerik as kernel
 from analyzer.cards import SEMERIK40
 from analyzer.cli import main
-from analyzer.games.semerik import PRESETS, play_deal, replay_deal
+from analyzer.games.semerik import PRESETS, deal_table, play_deal, replay_deal
 from analyzer.runner import RunConfig, run
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -73,6 +73,23 @@ def test_invariants_under_play(strategies):
     assert counters["outcome"].sum() == counters["side_outcome"].sum() == n
     # At least one point is always won in tricks (ten tricks cannot hold 24 honours two by two).
     assert np.all(rows[:, L["trick_points"]] + rows[:, L["trick_points"] + 1] >= 1)
+
+
+def test_share_of_points_from_declarations_and_its_interval():
+    # The kernel's per-deal moments against the rows; the share is a ratio of sums, its interval
+    # the delta method's: residuals d - R (d + t) over the deals, divided by the mean points.
+    n = 2000
+    rows, counters = played_rows(n, 23)
+    decl = rows[:, L["declarations"]:L["declarations"] + 4].astype(np.int64).sum(axis=1)
+    tricks = rows[:, L["trick_points"]:L["trick_points"] + 2].astype(np.int64).sum(axis=1)
+    assert counters["points_moments"].tolist() == [decl.sum(), tricks.sum(), (decl ** 2).sum(), (tricks ** 2).sum(),
+                                                   (decl * tricks).sum()]
+    points = decl + tricks
+    share = decl.sum() / points.sum()
+    half = 1.959964 * np.std(decl - share * points, ddof=1) / np.sqrt(n) / points.mean()
+    row = deal_table(counters).set_index("event").loc["share of points from declarations"]
+    assert (row.estimate, row.ci_low, row.ci_high) == pytest.approx((share, share - half, share + half), rel=1e-6)
+    assert 0 < half < 0.05
 
 
 def test_same_seed_same_result_on_any_number_of_workers():

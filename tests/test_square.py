@@ -319,6 +319,26 @@ def test_four_players_ask_partner_counters():
     assert c["closer_seat"][2:].sum() > 0
 
 
+def test_asks_per_deal_have_their_squares_and_an_interval():
+    # One-deal shards against the logged deal: the asks are the turns that asked the partner, and
+    # their square is counted beside them for the interval of the mean asks per deal.
+    options = GAME.resolve_rules("r1_four")
+    spec = kernel_spec(options, {"ask": "always", "agree": "at14"})
+    asked = []
+    for seed in range(12):
+        c = kernel.play_shard(*shard_bit_generators(seed, 0, 2)[:2], 1, spec)
+        log = kernel.play_logged(*shard_bit_generators(seed, 0, 2)[:2], spec)
+        asked.append(sum(turn["asked"] for turn in log["turns"]))
+        assert (c["asks"][0], c["asks_sq"][0]) == (asked[-1], asked[-1] ** 2)
+    assert max(asked) > 1
+    config = RunConfig("square", "play", "r1_four", 3000, seed=2, strategies={"ask": "always", "agree": "at14"})
+    c = run(config).counters
+    row = play_table(c, config.rule_options).set_index("event").loc["partner asked, mean times per deal"]
+    mean = c["asks"][0] / 3000
+    half = 1.959964 * np.sqrt((c["asks_sq"][0] / 3000 - mean ** 2) * 3000 / 2999 / 3000)
+    assert (row.estimate, row.ci_low, row.ci_high) == pytest.approx((mean, mean - half, mean + half), rel=1e-6)
+
+
 def test_thresholds_and_match_analyses():
     c = run(RunConfig("square", "thresholds", "r1", 300, seed=4, shard_size=100)).counters
     table = thresholds_table(c)

@@ -32,7 +32,7 @@ import pandas as pd
 from .. import option_parsing as parsing
 from .._core import semerik as core
 from ..cards import SEMERIK40, SUIT_CHARS, Cards, check_disjoint
-from ..stats import histogram_moments, mean_interval, wilson
+from ..stats import histogram_moments, mean_interval, ratio_interval, wilson
 from . import Analysis, Game
 
 HAND_SIZE = 10
@@ -314,6 +314,19 @@ def _labels(strategies: dict | None) -> dict[str, str]:
     return {name: f"{name} ({strategies.get('play_' + name.lower(), PLAY_STRATEGIES[0])})" for name in PARTNERSHIPS}
 
 
+def _declaration_share(counters: dict) -> dict:
+    """Declaration points over all points of the deals, with the interval of a ratio of per-deal
+    sums where the run kept their moments (runs stored before 0.8.11: the histograms' sums only)."""
+    if "points_moments" in counters:
+        d, t, dd, tt, dt = (int(v) for v in counters["points_moments"])
+        if d + t:
+            share, low, high = ratio_interval(d, d + t, dd, dd + 2 * dt + tt, dd + dt, int(counters["deals"][0]))
+            return dict(estimate=share, ci_low=low, ci_high=high)
+    decl = sum(histogram_moments(counters["decl_hist"][r])[1] for r in range(2))
+    tricks = sum(histogram_moments(counters["trick_points_hist"][r])[1] for r in range(2))
+    return dict(estimate=decl / (decl + tricks) if decl + tricks else np.nan, ci_low=np.nan, ci_high=np.nan)
+
+
 def deal_table(counters: dict[str, np.ndarray], strategies: dict | None = None) -> pd.DataFrame:
     """Deal statistics by role (leading / dealing partnership) and by partnership (A / B)."""
     n = int(counters["deals"][0])
@@ -332,11 +345,8 @@ def deal_table(counters: dict[str, np.ndarray], strategies: dict | None = None) 
     for p, name in enumerate(PARTNERSHIPS):
         rows.append(_mean("partnership", "mean deal points", label[name], counters["side_points_hist"][p]))
         rows.append(_rate("partnership", "scores more in the deal", label[name], counters["side_outcome"][p], n))
-    decl = sum(histogram_moments(counters["decl_hist"][r])[1] for r in range(2))
-    tricks = sum(histogram_moments(counters["trick_points_hist"][r])[1] for r in range(2))
     rows.append(dict(section="points", event="share of points from declarations", who="both", count=np.nan, n=n,
-                     estimate=decl / (decl + tricks) if decl + tricks else np.nan, ci_low=np.nan, ci_high=np.nan,
-                     exact=np.nan))
+                     **_declaration_share(counters), exact=np.nan))
     return _table(rows)
 
 

@@ -318,8 +318,11 @@ def play_table(counters: dict, rules: dict) -> pd.DataFrame:
         rows.append(_rate(f"action: {name}", kinds[:, k].sum(), total_actions))
     if players == 4:
         asks = int(counters["asks"][0])
-        rows.append(dict(event="partner asked, per deal", count=asks, n=n, estimate=asks / n, ci_low=np.nan,
-                         ci_high=np.nan))
+        low = high = np.nan
+        if "asks_sq" in counters and n >= 2:          # (runs stored before 0.8.11 lack it)
+            _, low, high = mean_interval(asks, int(counters["asks_sq"][0]), n)
+        rows.append(dict(event="partner asked, mean times per deal", count=asks, n=n, estimate=asks / n, ci_low=low,
+                         ci_high=high))
         rows.append(_rate("partner refused (share of asks)", counters["refusals"][0], asks) if asks else
                     dict(event="partner refused (share of asks)", count=0, n=0, estimate=np.nan, ci_low=np.nan,
                          ci_high=np.nan))
@@ -747,8 +750,26 @@ def _value(table: pd.DataFrame, event: str) -> float:
     return float(rows.estimate.iloc[0]) if len(rows) else np.nan
 
 
+def _half_width(table: pd.DataFrame, event: str) -> float:
+    rows = table[table.event == event]
+    return float(rows.ci_high.iloc[0] - rows.ci_low.iloc[0]) / 2 if len(rows) else np.nan
+
+
+# the sensitivity table's columns: (column, play_table event, a rate?)
+SENSITIVITY_COLUMNS = [
+    ("closed", "deal closed", True),
+    ("first_mover_share", "first mover's share of closings", True),
+    ("side_A_could_close", "side A square reached 5 at some point", True),
+    ("closing_turn", "turn of closing (0 = first action), closed deals", False),
+    ("closing_S", "closer's square score S", False),
+    ("deal_score_A", "mean deal score, side A", False),
+    ("deal_score_B", "mean deal score, side B", False),
+    ("net_A_minus_B", "mean net score A - B", False),
+]
+
+
 def build_report(ctx) -> list:
-    from ..report import Section, interval_bars, rate_bars
+    from ..report import Section, interval_bars, rate_bars, widest_half_widths
     import matplotlib.pyplot as plt
 
     sections = []
@@ -786,22 +807,16 @@ def build_report(ctx) -> list:
                 ("Random squares, 52 cards", base52_table[base52_table.event.isin(["mean score", "score >= 5 (closable)"])])]))
     # Play under R1 and variants
     summary, tables = [], {}
+    halves = {column: [] for column, _, _ in SENSITIVITY_COLUMNS}
     for label, preset, overrides, strategies in VARIANTS:
         result = _report_run(ctx, "play", preset, REPORT_DEALS, overrides, strategies)
         table = play_table(result.counters, result.config.rule_options)
         tables[label] = (table, result)
-        n = int(result.counters["deals"][0])
-        closed = int(result.counters["closed"][0])
-        summary.append(dict(
-            variant=label, deals=n, closed=_value(table, "deal closed"),
-            first_mover_share=_value(table, "first mover's share of closings"),
-            side_A_could_close=_value(table, "side A square reached 5 at some point"),
-            closing_turn=_value(table, "turn of closing (0 = first action), closed deals"),
-            closing_S=_value(table, "closer's square score S"),
-            deal_score_A=_value(table, "mean deal score, side A"),
-            deal_score_B=_value(table, "mean deal score, side B"),
-            net_A_minus_B=_value(table, "mean net score A - B"),
-            closed_deals=closed))
+        row = dict(variant=label, deals=int(result.counters["deals"][0]))
+        for column, event, _ in SENSITIVITY_COLUMNS:
+            row[column] = _value(table, event)
+            halves[column].append(_half_width(table, event))
+        summary.append(dict(row, closed_deals=int(result.counters["closed"][0])))
     r1_table, r1_result = tables["R1 default"]
     sections.append(Section(
         "Closing and deal scores under R1 (spoiler against spoiler, close at 5)",
@@ -840,7 +855,8 @@ def build_report(ctx) -> list:
         "of deals with the same seed. If the original rules are found, the row that matches them is the "
         "one to believe; rows that differ widely show which lost rule matters most. The excerpt presents "
         "closing (with 10 points) as the normal end of a deal, which fits the variants with frequent "
-        "closing better than R1.",
+        "closing better than R1. "
+        + widest_half_widths(halves, [column for column, _, rate in SENSITIVITY_COLUMNS if rate]),
         tables=[("Sensitivity of the main answers", pd.DataFrame(summary))]))
     # Match
     match_rows = []

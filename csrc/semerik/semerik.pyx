@@ -309,6 +309,9 @@ def new_deal_counters():
         "side_points_hist": np.zeros((2, MAX_POINTS), np.int64),     # [partnership][deal points]
         "side_outcome": np.zeros(3, np.int64),                       # A more / B more / equal
         "trick_honours": np.zeros((N_TRICKS, 5), np.int64),          # [trick][honours in it]
+        # per deal, d = declaration points and t = trick points of both sides: the sums of d, t,
+        # d², t², d·t (the share of the points that come from declarations and its interval)
+        "points_moments": np.zeros(5, np.int64),
     }
 
 
@@ -327,6 +330,8 @@ def deals_shard(bit_generators, Py_ssize_t n_deals, dict rules_spec, rows=None):
     cdef int64_t[:, ::1] side_points_hist = counters["side_points_hist"]
     cdef int64_t[::1] side_outcome = counters["side_outcome"]
     cdef int64_t[:, ::1] trick_honours = counters["trick_honours"]
+    cdef int64_t[::1] moments = counters["points_moments"]
+    cdef int64_t deal_decl, deal_tricks
     cdef uint64_t[:, ::1] row_view
     cdef bint keep_rows = rows is not None
     if keep_rows:
@@ -377,6 +382,13 @@ def deals_shard(bit_generators, Py_ssize_t n_deals, dict rules_spec, rows=None):
             else:
                 outcome[2] += 1
             side_outcome[0 if total[0] > total[1] else (1 if total[1] > total[0] else 2)] += 1
+            deal_decl = side_decl[0] + side_decl[1]
+            deal_tricks = tpts[0] + tpts[1]
+            moments[0] += deal_decl
+            moments[1] += deal_tricks
+            moments[2] += deal_decl * deal_decl
+            moments[3] += deal_tricks * deal_tricks
+            moments[4] += deal_decl * deal_tricks
             for i in range(N_TRICKS):
                 trick_honours[i, ((plays[4 * i] & 15) >= FIRST_HONOUR) + ((plays[4 * i + 1] & 15) >= FIRST_HONOUR)
                               + ((plays[4 * i + 2] & 15) >= FIRST_HONOUR) + ((plays[4 * i + 3] & 15) >= FIRST_HONOUR)] += 1

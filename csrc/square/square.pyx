@@ -200,6 +200,7 @@ def new_play_counters():
         "net_sq": np.zeros(1, np.int64),
         "actions": np.zeros((MAX_PLAYERS, N_COUNTS), np.int64),  # place own, place opp, discard, remove
         "asks": np.zeros(1, np.int64),
+        "asks_sq": np.zeros(1, np.int64),                     # the sum of each deal's asks squared
         "refusals": np.zeros(1, np.int64),
         "turns": np.zeros(1, np.int64),
     }
@@ -222,7 +223,7 @@ def play_shard(deal_generator, strategy_generator, Py_ssize_t n_deals, dict spec
     cdef int64_t[::1] net_sum = counters["net_sum"]
     cdef int64_t[::1] net_sq = counters["net_sq"]
     cdef int64_t[:, ::1] kinds = counters["actions"]
-    cdef int64_t[::1] asks = counters["asks"]
+    cdef int64_t[::1] asks = counters["asks"], asks_sq = counters["asks_sq"]
     cdef int64_t[::1] refusals = counters["refusals"]
     cdef int64_t[::1] turns = counters["turns"]
     cdef bitgen_t *deal_bits = bitgen_pointer(deal_generator)
@@ -260,6 +261,7 @@ def play_shard(deal_generator, strategy_generator, Py_ssize_t n_deals, dict spec
                 for k in range(N_COUNTS):
                     kinds[p, k] += d.kinds[p][k]
             asks[0] += d.asks
+            asks_sq[0] += <int64_t>d.asks * d.asks
             refusals[0] += d.refusals
             turns[0] += d.turns
         deals[0] = n_deals
