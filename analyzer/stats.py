@@ -33,6 +33,15 @@ def mean_interval(total, total_sq, n, confidence: float = CONFIDENCE):
     return mean, mean - half, mean + half
 
 
+def mean_interval_if_counted(total, total_sq, n, confidence: float = CONFIDENCE):
+    """mean_interval where the sum of squares was counted: a run stored before a kernel counted it
+    passes None (and a negative sum has overflowed), and fewer than two values give no spread;
+    the interval is then NaN and only the mean is known."""
+    if total_sq is None or total_sq < 0 or n < 2:
+        return (total / n if n else np.nan), np.nan, np.nan
+    return mean_interval(float(total), float(total_sq), n, confidence)
+
+
 def ratio_interval(sum_x, sum_y, sum_xx, sum_yy, sum_xy, n, confidence: float = CONFIDENCE):
     """The ratio sum x / sum y of n pairs (x, y), one a deal, and its delta-method normal interval:
     the residuals x - R y have mean 0 and standard error s / sqrt(n), divided by the mean of y."""

@@ -2,10 +2,10 @@
 import math
 
 import numpy as np
-
+import pytest
 from scipy.stats import binom
 
-from analyzer.stats import histogram_quantile, wilson
+from analyzer.stats import histogram_quantile, mean_interval_if_counted, wilson
 
 
 def test_wilson_matches_the_score_formula():
@@ -57,3 +57,14 @@ def test_histogram_quantile_interval_has_its_stated_coverage():
                        for _ in range(trials)))
         assert exact >= 0.95
         assert abs(covered / trials - exact) < 4 * math.sqrt(exact * (1 - exact) / trials)
+
+
+def test_mean_interval_if_counted_leaves_the_interval_out_without_squares():
+    values = np.array([3.0, 5.0, 10.0])
+    mean, low, high = mean_interval_if_counted(values.sum(), (values ** 2).sum(), 3)
+    half = 1.959964 * values.std(ddof=1) / math.sqrt(3)
+    assert (mean, low, high) == pytest.approx((6.0, 6.0 - half, 6.0 + half), rel=1e-6)
+    for total_sq, n in ((None, 3), (-5, 3), (9, 1)):       # not counted, overflowed, a single value
+        mean, low, high = mean_interval_if_counted(18 if n == 3 else 3, total_sq, n)
+        assert mean == (6.0 if n == 3 else 3.0) and np.isnan(low) and np.isnan(high)
+    assert np.isnan(mean_interval_if_counted(0, None, 0)[0])

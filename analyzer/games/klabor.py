@@ -29,7 +29,7 @@ from statistics import NormalDist
 from .. import option_parsing as parsing
 from .._core import klabor as core
 from ..cards import SUIT_CHARS, Cards, Deck, check_disjoint, parse_card
-from ..stats import CONFIDENCE, histogram_moments, histogram_quantile, mean_interval, wilson
+from ..stats import CONFIDENCE, histogram_moments, histogram_quantile, mean_interval, mean_interval_if_counted, wilson
 from . import Analysis, Game
 
 # The 32-card pack in natural order 7 8 9 T J Q K A inside a lane (the kernel's layout; the
@@ -366,11 +366,9 @@ def games_table(counters: dict[str, np.ndarray]) -> pd.DataFrame:
     for q in (0.1, 0.5, 0.9):
         rows.append(row(f"deals per game ({int(q * 100)}th percentile)", count,
                         *histogram_quantile(counters["deals_hist"], q)))
-    voids = int(counters["void_deals"][0])
-    low = high = np.nan
-    if "void_deals_sq" in counters and games >= 2:        # (runs stored before 0.8.11 lack it)
-        _, low, high = mean_interval(voids, int(counters["void_deals_sq"][0]), games)
-    rows.append(row("void deals per game (mean)", games, voids / max(games, 1), low, high))
+    voids_sq = counters["void_deals_sq"][0] if "void_deals_sq" in counters else None   # (not before 0.8.11)
+    rows.append(row("void deals per game (mean)", games,
+                    *mean_interval_if_counted(int(counters["void_deals"][0]), voids_sq, games)))
     rows.append(row("first deal's elder wins the game", finished, counters["winner"][0] / max(finished, 1),
                     *wilson(counters["winner"][0], finished)))
     count, total, total_sq = histogram_moments(counters["margin_hist"])

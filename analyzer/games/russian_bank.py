@@ -19,7 +19,7 @@ from scipy.stats import norm
 from .. import option_parsing as parsing
 from .._core import russian_bank as core
 from ..cards import parse_card, tokenize
-from ..stats import CONFIDENCE, histogram_moments, mean_interval, wilson
+from ..stats import CONFIDENCE, histogram_moments, mean_interval_if_counted, wilson
 from . import Analysis, Game
 
 RANKS = "A23456789TJQK"
@@ -993,11 +993,8 @@ def _rate(pair: str, event: str, count: int, n: int) -> dict:
 def _mean(pair: str, event: str, total: float, n: int, total_sq=None) -> dict:
     """A mean over n games with its normal interval when the sum of squares was counted (runs
     stored before 0.8.11 have only the sums: their means are shown without an interval)."""
-    low = high = np.nan
-    if total_sq is not None and total_sq >= 0 and n >= 2:     # (a negative sum has overflowed)
-        _, low, high = mean_interval(float(total), float(total_sq), n)
-    return dict(pair=pair, event=event, count=np.nan, n=n, estimate=total / n if n else np.nan,
-                ci_low=low, ci_high=high)
+    mean, low, high = mean_interval_if_counted(total, total_sq, n)
+    return dict(pair=pair, event=event, count=np.nan, n=n, estimate=mean, ci_low=low, ci_high=high)
 
 
 def _sumsq(counters: dict, key: str, index=0):

@@ -34,7 +34,7 @@ import pandas as pd
 from .. import option_parsing as parsing
 from .._core import square as core
 from ..cards import Deck, parse_card
-from ..stats import histogram_moments, mean_interval, wilson
+from ..stats import histogram_moments, mean_interval, mean_interval_if_counted, wilson
 from . import Analysis, Game
 
 CELLS = 9
@@ -318,10 +318,9 @@ def play_table(counters: dict, rules: dict) -> pd.DataFrame:
         rows.append(_rate(f"action: {name}", kinds[:, k].sum(), total_actions))
     if players == 4:
         asks = int(counters["asks"][0])
-        low = high = np.nan
-        if "asks_sq" in counters and n >= 2:          # (runs stored before 0.8.11 lack it)
-            _, low, high = mean_interval(asks, int(counters["asks_sq"][0]), n)
-        rows.append(dict(event="partner asked, mean times per deal", count=asks, n=n, estimate=asks / n, ci_low=low,
+        asks_sq = counters["asks_sq"][0] if "asks_sq" in counters else None   # (not before 0.8.11)
+        mean, low, high = mean_interval_if_counted(asks, asks_sq, n)
+        rows.append(dict(event="partner asked, mean times per deal", count=asks, n=n, estimate=mean, ci_low=low,
                          ci_high=high))
         rows.append(_rate("partner refused (share of asks)", counters["refusals"][0], asks) if asks else
                     dict(event="partner refused (share of asks)", count=0, n=0, estimate=np.nan, ci_low=np.nan,
