@@ -24,6 +24,28 @@ def wilson(count, n, confidence: float = CONFIDENCE):
     return np.asarray(low), np.asarray(high)
 
 
+def design_effect(count, n, sum_sq, clusters) -> float:
+    """How much the variance of a rate pooled over n units, in clusters of equal size (the hands
+    of a deal), exceeds what independent units would give: sum_sq is the sum over the clusters of
+    the squared number of units with the event. Below 1 when the units exclude each other (one
+    hand holding a card keeps it from the others); NaN when the rate is 0 or 1."""
+    count, n, clusters = int(count), int(n), int(clusters)
+    p = count / n if n else np.nan
+    if not 0 < p < 1 or clusters < 2:
+        return np.nan
+    variance = (sum_sq - count * count / clusters) / (clusters - 1)
+    return max(variance, 0.0) / (n / clusters * p * (1 - p))
+
+
+def clustered_wilson(count, n, sum_sq, clusters, confidence: float = CONFIDENCE):
+    """Wilson interval of a rate pooled over clustered units (see design_effect): the counts are
+    scaled to the effective sample size n / design effect (Kish)."""
+    deff = design_effect(count, n, sum_sq, clusters)
+    if not deff > 0:
+        return wilson(count, n, confidence)
+    return wilson(count / deff, n / deff, confidence)
+
+
 def mean_interval(total, total_sq, n, confidence: float = CONFIDENCE):
     """Mean and its normal-approximation interval from the sum and the sum of squares of n values."""
     n = float(n)

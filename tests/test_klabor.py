@@ -193,6 +193,16 @@ def test_monte_carlo_odds_match_exact(runslow):
     table = k.odds_table(result.counters)
     assert len(table) == 12
     assert (table.z.abs() < 4.5).all(), table[["event", "estimate", "exact", "z"]]
+    # Both seats' events: the deals where both 9-card hands have a run >= 3 are counted twice over
+    # (both_run3 and both_seats), and both hands cannot hold the K+Q of hearts.
+    c = result.counters
+    assert c["both_seats"][2] == c["both_run3"][0] and c["both_seats"][6] == c["both_seats"][7] == 0
+    assert c["longest9"][:, 3:].sum() - c["both_seats"][2] == c["any_run3"][0]
+    # the design effect of "9 cards: at least a terts" from the exact joint probability: 1.0411
+    p, q = (float(k.exact_odds()[e]) for e in ("9 cards: at least a terts", "two hands: both have run >= 3"))
+    row = table.set_index("event").loc["9 cards: at least a terts"]
+    assert row.design_effect == pytest.approx((2 * p + 2 * q - 4 * p * p) / (2 * p * (1 - p)), abs=0.02)
+    assert table.set_index("event").loc["9 cards: bella in hearts", "design_effect"] < 1    # exclusive
 
 
 # ---------------------------------------------------------------------------------------------

@@ -52,6 +52,11 @@ def test_monte_carlo_against_exact(forced_run):
         assert abs(row.estimate - row.exact) <= 4.5 * se + 1e-9, row.event
         checked += 1
     assert checked == 23
+    # the deals where both 10-card hands hold h hlasy: both none is the defenders holding none, and
+    # four K+Q in all leave no room for two hands of three
+    c = forced_run.counters
+    assert c["hand10_both"][0] == c["def_hlas"][0] and c["hand10_both"][3:].sum() == 0
+    assert 0 < c["hand10_both"][2] <= c["def_hlas"][4]
 
 
 def test_trump_choice_against_rules_file(forced_run):

@@ -14,7 +14,8 @@ import pytest
 from analyzer._core import semerik as kernel
 from analyzer.cards import SEMERIK40
 from analyzer.cli import main
-from analyzer.games.semerik import PRESETS, deal_table, play_deal, replay_deal
+from analyzer.games.semerik import PRESETS, deal_table, declaration_table, play_deal, replay_deal
+from analyzer.stats import wilson
 from analyzer.runner import RunConfig, run
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -90,6 +91,33 @@ def test_share_of_points_from_declarations_and_its_interval():
     row = deal_table(counters).set_index("event").loc["share of points from declarations"]
     assert (row.estimate, row.ci_low, row.ci_high) == pytest.approx((share, share - half, share + half), rel=1e-6)
     assert 0 < half < 0.05
+
+
+def test_pooled_hand_rates_allow_for_the_hands_of_a_deal_not_being_independent():
+    # The kernel's sums of squares against the rows (the four hands' points); the pooled rows'
+    # intervals are Wilson at the effective sample size that the deals' variance gives.
+    n = 20_000
+    rows = np.zeros((n, 8), np.uint64)
+    counters = kernel.declarations_shard(generators(11), n, options(), rows=rows)
+    points = rows[:, 4:].astype(np.int64)
+    declared = (points > 0).sum(axis=1)
+    assert counters["declared_sq"][0] == (declared ** 2).sum()
+    assert counters["deal_points_sq"][0] == (points.sum(axis=1) ** 2).sum()
+    for v in range(40):
+        assert counters["points_sq"][v] == (((points == v).sum(axis=1)) ** 2).sum(), v
+    assert counters["any_baba_sq"][0] >= counters["any_baba"][0] > 0
+    table = declaration_table(counters, options()).set_index("event")
+    row = table.loc["at least one declaration"]
+    row = row[row.section == "hand"].iloc[0]
+    deff = declared.var(ddof=1) / (4 * row.estimate * (1 - row.estimate))
+    assert deff > 1.05          # positively dependent: the independent interval would be too narrow
+    low, high = wilson(declared.sum() / deff, 4 * n / deff)
+    assert (row.ci_low, row.ci_high) == pytest.approx((float(low), float(high)), rel=1e-9)
+    # the mean points of a hand: a deal's total over four, with the deals' spread
+    mean = table.loc["mean declaration points"]
+    mean = mean[mean.who == "any hand"].iloc[0]
+    half = 1.959964 * points.sum(axis=1).std(ddof=1) / np.sqrt(n) / 4
+    assert (mean.ci_low, mean.ci_high) == pytest.approx((mean.estimate - half, mean.estimate + half), rel=1e-6)
 
 
 def test_same_seed_same_result_on_any_number_of_workers():

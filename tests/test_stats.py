@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from scipy.stats import binom
 
-from analyzer.stats import histogram_quantile, mean_interval_if_counted, wilson
+from analyzer.stats import clustered_wilson, design_effect, histogram_quantile, mean_interval_if_counted, wilson
 
 
 def test_wilson_matches_the_score_formula():
@@ -68,3 +68,33 @@ def test_mean_interval_if_counted_leaves_the_interval_out_without_squares():
         mean, low, high = mean_interval_if_counted(18 if n == 3 else 3, total_sq, n)
         assert mean == (6.0 if n == 3 else 3.0) and np.isnan(low) and np.isnan(high)
     assert np.isnan(mean_interval_if_counted(0, None, 0)[0])
+
+
+def test_design_effect_of_clustered_units():
+    rng = np.random.default_rng(4)
+    deals = 20_000
+
+    def deff_of(x):                         # x[d, s]: unit s of cluster d has the event
+        per_deal = x.sum(axis=1)
+        return design_effect(x.sum(), x.size, (per_deal ** 2).sum(), deals), per_deal
+
+    # independent hands: about 1; the same event for every hand of a deal: the cluster size
+    independent = rng.random((deals, 4)) < 0.3
+    deff, per_deal = deff_of(independent)
+    assert abs(deff - 1) < 0.05
+    assert deff == pytest.approx(per_deal.var(ddof=1) / (4 * 0.3 * 0.7), rel=0.03)
+    shared = np.repeat(rng.random((deals, 1)) < 0.3, 4, axis=1)
+    assert deff_of(shared)[0] == pytest.approx(4, rel=1e-3)
+    # one card in one of four hands: the hands exclude each other, (1 - 4p) / (1 - p) below 1
+    holder = rng.integers(0, 4, deals)
+    exclusive = (np.arange(4) == holder[:, None]) & (rng.random((deals, 1)) < 0.2)
+    p = exclusive.mean()
+    assert deff_of(exclusive)[0] == pytest.approx((1 - 4 * p) / (1 - p) * deals / (deals - 1), rel=1e-9)
+    # the interval: Wilson at the effective sample size, the same as Wilson for independent units
+    # scaled; a rate of 0 has the plain Wilson interval
+    count, n, sum_sq = int(shared.sum()), shared.size, int((shared.sum(axis=1) ** 2).sum())
+    low, high = clustered_wilson(count, n, sum_sq, deals)
+    deff = design_effect(count, n, sum_sq, deals)
+    assert (low, high) == pytest.approx(tuple(float(v) for v in wilson(count / deff, n / deff)))
+    assert high - low > 1.9 * np.subtract(*wilson(count, n)[::-1])
+    assert clustered_wilson(0, 400, 0, 100) == wilson(0, 400)

@@ -29,7 +29,8 @@ from statistics import NormalDist
 from .. import option_parsing as parsing
 from .._core import klabor as core
 from ..cards import SUIT_CHARS, Cards, Deck, check_disjoint, parse_card
-from ..stats import CONFIDENCE, histogram_moments, histogram_quantile, mean_interval, mean_interval_if_counted, wilson
+from ..stats import (CONFIDENCE, clustered_wilson, design_effect, histogram_moments, histogram_quantile, mean_interval,
+                     mean_interval_if_counted, wilson)
 from . import Analysis, Game
 
 # The 32-card pack in natural order 7 8 9 T J Q K A inside a lane (the kernel's layout; the
@@ -261,11 +262,13 @@ def _rate_row(event: str, count, n, exact=None, **extra) -> dict:
 
 
 def odds_table(counters: dict[str, np.ndarray]) -> pd.DataFrame:
-    """Sequence and bella odds: single-hand events pool both seats (n = 2 x deals)."""
+    """Sequence and bella odds: single-hand events pool both seats (n = 2 x deals). The two hands
+    of a deal are not independent, so where the run counted the deals in which both seats have
+    the event (not before 0.8.11), the interval and z use the deals' variance (design effect)."""
     deals = int(counters["deals"][0])
     exact = exact_odds()
     hand = 2 * deals
-    events = {
+    counts = {
         "6 cards: at least a terts": counters["longest6"][:, 3:].sum(),
         "6 cards: poltinnik (run >= 4)": counters["longest6"][:, 4:].sum(),
         "9 cards: at least a terts": counters["longest9"][:, 3:].sum(),
@@ -275,14 +278,24 @@ def odds_table(counters: dict[str, np.ndarray]) -> pd.DataFrame:
         "6 cards: bella in hearts": counters["bella6"].sum(),
         "9 cards: bella in hearts": counters["bella9"].sum(),
     }
-    rows = [_rate_row(e, c, hand, exact[e]) for e, c in events.items()]
+    assert tuple(counts) == core.ODDS_EVENTS
+    rows = []
+    for k, (event, count) in enumerate(counts.items()):
+        row = _rate_row(event, count, hand, exact[event])
+        if "both_seats" in counters:
+            # per deal the number of seats with the event, x = 0, 1, 2: x^2 = x + 2 [both]
+            sum_sq = int(count) + 2 * int(counters["both_seats"][k])
+            row["ci_low"], row["ci_high"] = (float(v) for v in clustered_wilson(count, hand, sum_sq, deals))
+            row["design_effect"] = design_effect(count, hand, sum_sq, deals)
+        rows.append(row)
     for event, key in (("two hands: either has bella in hearts", "either_bella9"),
                        ("two hands: at least one run >= 3", "any_run3"),
                        ("two hands: both have run >= 3", "both_run3"),
                        ("two hands: at least one run >= 4", "any_run4")):
         rows.append(_rate_row(event, counters[key][0], deals, exact[event]))
     table = pd.DataFrame(rows)
-    table["z"] = (table.estimate - table.exact) / np.sqrt(table.exact * (1 - table.exact) / table.n)
+    deff = table["design_effect"].fillna(1.0) if "design_effect" in table else 1.0
+    table["z"] = (table.estimate - table.exact) / np.sqrt(deff * table.exact * (1 - table.exact) / table.n)
     return table
 
 
@@ -675,8 +688,10 @@ def build_report(ctx) -> list:
     section = Section(
         "Klabor: sequences and bella in the dealt hands",
         "Each deal gives two hands: the first 6 cards (at the bidding) and all 9. Single-hand rows pool "
-        "both hands (n = 2 x deals); `exact` is computed in code by counting suit patterns (rules §10), "
-        "`z` is the estimate's distance from it in standard errors.",
+        "both hands (n = 2 x deals); the two hands of a deal are not independent, and `design_effect` is "
+        "by how much the variance between deals exceeds that of independent hands (below 1: the hands "
+        "exclude each other), which the interval and `z` allow for. `exact` is computed in code by "
+        "counting suit patterns (rules §10), `z` is the estimate's distance from it in standard errors.",
         tables=[("Sequence and bella odds", odds_rates)])
     section.figures.append(("Sequence and bella odds by hand: estimates with 95% intervals, exact values in red.",
                             rate_bars(odds_rates, "event")))

@@ -220,7 +220,7 @@ from math import comb, factorial        # noqa: E402
 from .. import option_parsing as parsing  # noqa: E402
 from ..cards import MARIAS32, Cards, check_disjoint  # noqa: E402
 from ..constrained import DealLayout                  # noqa: E402
-from ..stats import mean_interval, wilson             # noqa: E402
+from ..stats import clustered_wilson, mean_interval, wilson             # noqa: E402
 from ..strategies import check as check_python, factory, is_python   # noqa: E402
 from . import Analysis, Game                          # noqa: E402
 
@@ -698,8 +698,10 @@ def _rules_file_z(estimate: float, n: int, figure: float) -> float:
     return (estimate - figure) / se
 
 
-def _rate(section, event, count, n, exact=None, rules_file=None):
-    low, high = wilson(count, n)
+def _rate(section, event, count, n, exact=None, rules_file=None, sum_sq=None, deals=None):
+    """A rate with its Wilson interval; pooled over the hands of `deals` deals with sum_sq (the
+    deals' squared numbers of hands with the event), the clustered one."""
+    low, high = wilson(count, n) if sum_sq is None else clustered_wilson(count, n, sum_sq, deals)
     return dict(section=section, event=event, count=int(count), n=int(n), estimate=count / n if n else np.nan,
                 ci_low=float(low), ci_high=float(high), exact=float(exact) if exact is not None else np.nan,
                 rules_file=rules_file if rules_file is not None else np.nan)
@@ -718,13 +720,20 @@ def baselines_table(counters: Mapping[str, np.ndarray], exact: Mapping[str, Frac
     rows = []
     for h in range(5):
         rows.append(_rate("hlasy", f"forehand holds {h} hlasy", counters["fh_hlas"][h], n, ex.get(f"forehand holds {h} hlasy")))
+    # The two 10-card hands of a deal are not independent: per deal x = 0, 1 or 2 of them hold h
+    # hlasy, x^2 = x + 2 [both] (runs stored before 0.8.11 lack the both counts); one K+Q of
+    # spades is in at most one of them (x^2 = x).
+    both = counters.get("hand10_both")
     for h in range(5):
-        rows.append(_rate("hlasy", f"a 10-card hand holds {h} hlasy", counters["hand10_hlas"][h], 2 * n,
-                          ex.get(f"a 10-card hand holds {h} hlasy")))
+        count = int(counters["hand10_hlas"][h])
+        rows.append(_rate("hlasy", f"a 10-card hand holds {h} hlasy", count, 2 * n,
+                          ex.get(f"a 10-card hand holds {h} hlasy"),
+                          sum_sq=count + 2 * int(both[h]) if both is not None else None, deals=n))
     rows.append(_rate("hlasy", "forehand holds the K+Q of spades", counters["fh_kq_spades"][0], n,
                       ex.get("forehand holds the K+Q of spades")))
     rows.append(_rate("hlasy", "a 10-card hand holds the K+Q of spades", counters["hand10_kq_spades"][0], 2 * n,
-                      ex.get("a 10-card hand holds the K+Q of spades")))
+                      ex.get("a 10-card hand holds the K+Q of spades"), sum_sq=int(counters["hand10_kq_spades"][0]),
+                      deals=n))
     rows.append(_rate("hlasy", "defenders hold >= 1 hlas", counters["def_hlas"][1:].sum(), n, ex.get("defenders hold >= 1 hlas")))
     rows.append(_rate("hlasy", "defenders hold >= 2 hlasy", counters["def_hlas"][2:].sum(), n, ex.get("defenders hold >= 2 hlasy")))
     for a in range(9):
@@ -1185,7 +1194,9 @@ def build_report(ctx) -> list:
     base = baselines_table(main.counters)
     sections.append(Section(
         "Mariáš: hand baselines (§8.4)",
-        "Every deal of the first run, before any discard. `exact` is computed in code by counting; "
+        "Every deal of the first run, before any discard. The 10-card rows pool the other two hands "
+        "(n = 2 x deals), with intervals that allow for the two hands of a deal not being independent. "
+        "`exact` is computed in code by counting; "
         "`rules_file` is the figure of rules/marias.md §8.4 for the trump-choice rows, which have no exact "
         "value: a Monte Carlo of 400,000 deals with the same illustrative τ (the longest suit of the first 7 "
         "cards, ties by A/T/K/Q, then random), rounded to 0.1 percentage point. It is not expected inside "

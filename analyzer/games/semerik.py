@@ -32,7 +32,7 @@ import pandas as pd
 from .. import option_parsing as parsing
 from .._core import semerik as core
 from ..cards import SEMERIK40, SUIT_CHARS, Cards, check_disjoint
-from ..stats import histogram_moments, mean_interval, ratio_interval, wilson
+from ..stats import clustered_wilson, histogram_moments, mean_interval, ratio_interval, wilson
 from . import Analysis, Game
 
 HAND_SIZE = 10
@@ -228,8 +228,10 @@ def exact_declaration_summary(rules: dict) -> dict[str, Fraction]:
 # ---------------------------------------------------------------------------------------------
 # Tables from merged counters
 
-def _rate(section: str, event: str, who: str, count, n, exact=None) -> dict:
-    low, high = wilson(count, n)
+def _rate(section: str, event: str, who: str, count, n, exact=None, sum_sq=None, deals=None) -> dict:
+    """A rate with its Wilson interval; a rate pooled over the hands of `deals` deals with sum_sq
+    (the deals' squared numbers of hands with the event) has the clustered one instead."""
+    low, high = wilson(count, n) if sum_sq is None else clustered_wilson(count, n, sum_sq, deals)
     return dict(section=section, event=event, who=who, count=int(count), n=int(n),
                 estimate=count / n if n else np.nan, ci_low=float(low), ci_high=float(high),
                 exact=float(exact) if exact is not None else np.nan)
@@ -251,33 +253,43 @@ def _table(rows: list[dict]) -> pd.DataFrame:
 def declaration_table(counters: dict[str, np.ndarray], rules: dict, with_exact: bool = True) -> pd.DataFrame:
     """Declaration odds per hand, per partnership and per table, beside the exact values.
 
-    Hand rows pool the four hands of every deal (n = 4 x deals); hands of one deal are negatively
-    dependent for these events, so the pooled interval is, if anything, conservative."""
+    Hand rows pool the four hands of every deal (n = 4 x deals). The hands of one deal are not
+    independent, so the intervals use the deals' variance: for a rank's three or four and a
+    suit's baba at most one hand of a deal has the event (its squared number of hands is the
+    number); for the rest the kernel counts the squares (runs stored before 0.8.11 lack them
+    and show the Wilson interval of independent hands)."""
     deals = int(counters["deals"][0])
+    clustered = "declared_sq" in counters
     hands = SEATS * deals
     exact = exact_probabilities() if with_exact else {}
     summary = exact_declaration_summary(rules) if with_exact else {}
     rc, ext = counters["rank_count"], counters["baba_ext"]
     rows = []
+    def one_hand_a_deal(event, count, exact_value):       # 0 or 1 hands a deal: x^2 = x
+        return _rate("hand", event, "any hand", count, hands, exact_value, sum_sq=int(count), deals=deals)
+
     for r, rank in enumerate(SEMERIK40.ranks):
         name = RANK_NAMES[rank]
-        rows.append(_rate("hand", f">= 3 {name}", "any hand", rc[r, 3:].sum(), hands,
-                          exact.get("three or four of a given rank")))
-        rows.append(_rate("hand", f"exactly 3 {name}", "any hand", rc[r, 3], hands,
-                          exact.get("exactly three of a given rank")))
-        rows.append(_rate("hand", f"4 {name}", "any hand", rc[r, 4], hands, exact.get("four of a given rank")))
+        rows.append(one_hand_a_deal(f">= 3 {name}", rc[r, 3:].sum(), exact.get("three or four of a given rank")))
+        rows.append(one_hand_a_deal(f"exactly 3 {name}", rc[r, 3], exact.get("exactly three of a given rank")))
+        rows.append(one_hand_a_deal(f"4 {name}", rc[r, 4], exact.get("four of a given rank")))
     for s, suit in enumerate(SUIT_CHARS):
-        rows.append(_rate("hand", f"baba in {SUIT_NAMES[suit]}", "any hand", ext[s].sum(), hands,
-                          exact.get("baba in a given suit")))
+        rows.append(one_hand_a_deal(f"baba in {SUIT_NAMES[suit]}", ext[s].sum(), exact.get("baba in a given suit")))
         for level, label in ((1, "3-2-A-K"), (2, "3-2-A-K-Q"), (3, "3-2-A-K-Q-J")):
-            rows.append(_rate("hand", f"{label} in {SUIT_NAMES[suit]}", "any hand", ext[s, level:].sum(), hands,
-                              exact.get(f"{label} of a given suit")))
+            rows.append(one_hand_a_deal(f"{label} in {SUIT_NAMES[suit]}", ext[s, level:].sum(),
+                                        exact.get(f"{label} of a given suit")))
     rows.append(_rate("hand", "baba in some suit", "any hand", counters["any_baba"][0], hands,
-                      exact.get("baba in some suit")))
+                      exact.get("baba in some suit"), sum_sq=counters["any_baba_sq"][0] if clustered else None,
+                      deals=deals))
     pooled = counters["points_hist"].sum(axis=0)
     rows.append(_rate("hand", "at least one declaration", "any hand", pooled[1:].sum(), hands,
-                      summary.get("at least one declaration")))
-    rows.append(_mean("hand", "mean declaration points", "any hand", pooled, summary.get("mean declaration points")))
+                      summary.get("at least one declaration"), sum_sq=counters["declared_sq"][0] if clustered else None,
+                      deals=deals))
+    pooled_mean = _mean("hand", "mean declaration points", "any hand", pooled, summary.get("mean declaration points"))
+    if clustered:    # the mean of a hand is the mean of a deal's points over four
+        _, low, high = mean_interval(histogram_moments(pooled)[1], int(counters["deal_points_sq"][0]), deals)
+        pooled_mean.update(ci_low=low / SEATS, ci_high=high / SEATS)
+    rows.append(pooled_mean)
     for seat in range(SEATS):
         rows.append(_mean("hand", "mean declaration points", f"seat {seat}", counters["points_hist"][seat],
                           summary.get("mean declaration points")))
@@ -303,8 +315,13 @@ def declaration_distribution(counters: dict[str, np.ndarray], rules: dict, with_
     exact = exact_declaration_counts(rules) if with_exact else None
     top = max(int(np.nonzero(pooled)[0].max()) if n else 0,
               int(np.nonzero(exact)[0].max()) if exact is not None else 0) + 1
+    # the four hands of a deal are not independent: the interval of each value uses the deals'
+    # squared numbers of hands with it (not in runs stored before 0.8.11)
+    clustered = "points_sq" in counters
     rows = [_rate("hand", "declaration points", str(v), pooled[v], n,
-                  Fraction(int(exact[v]), _ALL_HANDS) if exact is not None else None) for v in range(top)]
+                  Fraction(int(exact[v]), _ALL_HANDS) if exact is not None else None,
+                  sum_sq=counters["points_sq"][v] if clustered else None, deals=int(counters["deals"][0]))
+            for v in range(top)]
     table = _table(rows).rename(columns={"who": "points"})
     return table.drop(columns=["section", "event"])
 
@@ -652,7 +669,8 @@ def build_report(ctx) -> list:
         "Semerik: declarations",
         "Declaration points of the four dealt hands under the default rules (heart baba +2, four of a "
         "kind as three, cards may serve in several declarations). Hand rows pool the four hands of each "
-        "deal; `exact` is computed in code (combinatorics for the events, an enumeration of every hand "
+        "deal, and their intervals allow for the hands of a deal not being independent (the variance "
+        "between deals); `exact` is computed in code (combinatorics for the events, an enumeration of every hand "
         "for the distribution) and agrees with rules/semerik.md §9.",
         tables=[("Declaration odds per hand, partnership and table", odds),
                 ("Distribution of one hand's declaration points", dist)])

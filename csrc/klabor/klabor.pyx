@@ -490,7 +490,11 @@ cdef inline int longest_run(mask32 hand) noexcept nogil:
 
 cdef enum:
     GIVEN_SUIT = 1               # hearts: the "given suit" of the §10 single-suit and bella figures
+    N_ODDS_EVENTS = 8
 ODDS_SUIT = GIVEN_SUIT
+ODDS_EVENTS = ("6 cards: at least a terts", "6 cards: poltinnik (run >= 4)", "9 cards: at least a terts",
+               "9 cards: run >= 4", "9 cards: best is exactly a terts", "9 cards: run >= 3 in hearts",
+               "6 cards: bella in hearts", "9 cards: bella in hearts")
 
 
 def new_odds_counters():
@@ -505,6 +509,9 @@ def new_odds_counters():
         "any_run3": np.zeros(1, np.int64),          # two 9-card hands
         "both_run3": np.zeros(1, np.int64),
         "any_run4": np.zeros(1, np.int64),
+        # deals where both seats have the single-hand event, in the order of ODDS_EVENTS (for the
+        # pooled rates' intervals: the two hands of a deal are not independent)
+        "both_seats": np.zeros(N_ODDS_EVENTS, np.int64),
     }
 
 
@@ -514,6 +521,9 @@ def odds_shard(bit_generators, Py_ssize_t n_deals, dict spec=None):
     cdef int64_t[:, ::1] longest6 = counters["longest6"], longest9 = counters["longest9"]
     cdef int64_t[::1] bella6 = counters["bella6"], bella9 = counters["bella9"], either = counters["either_bella9"]
     cdef int64_t[::1] any3 = counters["any_run3"], both3 = counters["both_run3"], any4 = counters["any_run4"]
+    cdef int64_t[::1] both_seats = counters["both_seats"]
+    cdef int events[2][N_ODDS_EVENTS]
+    cdef int run6, k
     cdef uint8_t cards[N_CARDS]
     cdef int c, p
     cdef int run9[2]
@@ -533,12 +543,23 @@ def odds_shard(bit_generators, Py_ssize_t n_deals, dict spec=None):
             for p in range(2):
                 hand9 = deal.first[p] | deal.second[p]
                 run9[p] = longest_run(hand9)
-                longest6[p, longest_run(deal.first[p])] += 1
+                run6 = longest_run(deal.first[p])
+                longest6[p, run6] += 1
                 longest9[p, run9[p]] += 1
-                suit_run3[p] += LONGEST[suit_lane32(hand9, GIVEN_SUIT)] >= 3
-                bella6[p] += (deal.first[p] & kq) == kq
-                bella9[p] += (hand9 & kq) == kq
-                has_bella |= (hand9 & kq) == kq
+                events[p][0] = run6 >= 3
+                events[p][1] = run6 >= 4
+                events[p][2] = run9[p] >= 3
+                events[p][3] = run9[p] >= 4
+                events[p][4] = run9[p] == 3
+                events[p][5] = LONGEST[suit_lane32(hand9, GIVEN_SUIT)] >= 3
+                events[p][6] = (deal.first[p] & kq) == kq
+                events[p][7] = (hand9 & kq) == kq
+                suit_run3[p] += events[p][5]
+                bella6[p] += events[p][6]
+                bella9[p] += events[p][7]
+                has_bella |= events[p][7]
+            for k in range(N_ODDS_EVENTS):
+                both_seats[k] += events[0][k] & events[1][k]
             either[0] += has_bella
             any3[0] += run9[0] >= 3 or run9[1] >= 3
             both3[0] += run9[0] >= 3 and run9[1] >= 3

@@ -1277,6 +1277,7 @@ def new_counters():
         deals=z(1),
         # hand baselines on every deal (§8.4)
         fh_hlas=z(5), hand10_hlas=z(5), fh_kq_spades=z(1), hand10_kq_spades=z(1), def_hlas=z(7),
+        hand10_both=z(5),        # deals where both 10-card hands hold h hlasy (their pooled intervals)
         fh_at=z(9), fh_trumps=z(9), holdings=z(N_HOLDINGS),
         # the Stovka experiment (forced mode)
         qualified=z(1), success=z(1),
@@ -1374,6 +1375,7 @@ cdef void _stovka_loop(object bit_generators, Py_ssize_t n_deals, Rules *rules_p
     cdef Rules rules = rules_ptr[0]
     cdef int64_t[::1] deals = counters["deals"], fh_hlas = counters["fh_hlas"], hand10_hlas = counters["hand10_hlas"]
     cdef int64_t[::1] fh_kq = counters["fh_kq_spades"], h10_kq = counters["hand10_kq_spades"], def_hlas = counters["def_hlas"]
+    cdef int64_t[::1] hand10_both = counters["hand10_both"]
     cdef int64_t[::1] fh_at = counters["fh_at"], fh_trumps = counters["fh_trumps"], holdings = counters["holdings"]
     cdef int64_t[::1] qualified = counters["qualified"], success = counters["success"], count_hist = counters["count_hist"]
     cdef int64_t[:, :, ::1] by_hlas_trumps = counters["by_hlas_trumps"]
@@ -1429,6 +1431,8 @@ cdef void _stovka_loop(object bit_generators, Py_ssize_t n_deals, Rules *rules_p
                 fh_kq[0] += suits & 1
                 hand10_hlas[popcount32(hlas_suits(hands[mid]))] += 1
                 hand10_hlas[popcount32(hlas_suits(hands[rear]))] += 1
+                if popcount32(hlas_suits(hands[mid])) == popcount32(hlas_suits(hands[rear])):
+                    hand10_both[popcount32(hlas_suits(hands[mid]))] += 1
                 h10_kq[0] += (hlas_suits(hands[mid]) & 1) + (hlas_suits(hands[rear]) & 1)
                 def_hlas[popcount32(hlas_suits(hands[mid])) + popcount32(hlas_suits(hands[rear]))] += 1
                 at = popcount32(h12 & POINT_CARDS)

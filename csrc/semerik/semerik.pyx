@@ -134,6 +134,13 @@ def new_declaration_counters():
         "table_heart_baba": np.zeros(1, np.int64),
         "table_baba": np.zeros(1, np.int64),
         "side_baba": np.zeros(2, np.int64),                          # deals: partnership has a baba
+        # For the intervals of the rates pooled over the four hands (not independent), sums over
+        # the deals of squares: of the hands with a baba, with a declaration, with v points
+        # ([v]), and of the deal's points over all hands.
+        "any_baba_sq": np.zeros(1, np.int64),
+        "declared_sq": np.zeros(1, np.int64),
+        "points_sq": np.zeros(MAX_DECL, np.int64),
+        "deal_points_sq": np.zeros(1, np.int64),
     }
 
 
@@ -154,6 +161,11 @@ def declarations_shard(bit_generators, Py_ssize_t n_deals, dict rules_spec, rows
     cdef int64_t[::1] table_heart_baba = counters["table_heart_baba"]
     cdef int64_t[::1] table_baba = counters["table_baba"]
     cdef int64_t[::1] side_baba = counters["side_baba"]
+    cdef int64_t[::1] any_baba_sq = counters["any_baba_sq"], declared_sq = counters["declared_sq"]
+    cdef int64_t[::1] points_sq = counters["points_sq"], deal_points_sq = counters["deal_points_sq"]
+    cdef int64_t deal_babas, deal_declared, deal_points
+    cdef int hand_points[N_SEATS]
+    cdef int v, same
     cdef uint64_t[:, ::1] row_view
     cdef bint keep_rows = rows is not None
     if keep_rows:
@@ -179,9 +191,13 @@ def declarations_shard(bit_generators, Py_ssize_t n_deals, dict rules_spec, rows
             side_pts[0] = side_pts[1] = 0
             side_babas[0] = side_babas[1] = 0
             sevens = heart = 0
+            deal_babas = deal_declared = deal_points = 0
             for s in range(N_SEATS):
                 pts = declare(hands[s], &r, &shown, &chosen)
                 points_hist[s, clamp(pts, MAX_DECL)] += 1
+                hand_points[s] = clamp(pts, MAX_DECL)
+                deal_declared += pts > 0
+                deal_points += pts
                 side_pts[s & 1] += pts
                 for rank in range(N_RANKS):
                     rank_count[rank, rank_count64(hands[s], rank)] += 1
@@ -194,6 +210,7 @@ def declarations_shard(bit_generators, Py_ssize_t n_deals, dict rules_spec, rows
                         baba_ext[lane_suit, baba_extension(lane)] += 1
                         heart |= lane_suit == HEARTS
                 any_baba[0] += babas
+                deal_babas += babas
                 side_babas[s & 1] |= babas
                 if keep_rows:
                     row_view[d, s] = hands[s]
@@ -204,6 +221,15 @@ def declarations_shard(bit_generators, Py_ssize_t n_deals, dict rules_spec, rows
             table_sevens[0] += sevens
             table_heart_baba[0] += heart
             table_baba[0] += side_babas[0] | side_babas[1]
+            any_baba_sq[0] += deal_babas * deal_babas
+            declared_sq[0] += deal_declared * deal_declared
+            deal_points_sq[0] += deal_points * deal_points
+            # a value held by c hands adds c once for each of them: c^2
+            for s in range(N_SEATS):
+                same = 0
+                for v in range(N_SEATS):
+                    same += hand_points[v] == hand_points[s]
+                points_sq[hand_points[s]] += same
     counters["deals"][0] = n_deals
     return counters
 
