@@ -324,13 +324,27 @@ def test_asks_per_deal_have_their_squares_and_an_interval():
     # their square is counted beside them for the interval of the mean asks per deal.
     options = GAME.resolve_rules("r1_four")
     spec = kernel_spec(options, {"ask": "always", "agree": "at14"})
-    asked = []
+    asked, shards = [], []
     for seed in range(12):
         c = kernel.play_shard(*shard_bit_generators(seed, 0, 2)[:2], 1, spec)
         log = kernel.play_logged(*shard_bit_generators(seed, 0, 2)[:2], spec)
         asked.append(sum(turn["asked"] for turn in log["turns"]))
         assert (c["asks"][0], c["asks_sq"][0]) == (asked[-1], asked[-1] ** 2)
+        # the moments of the shares: the deal's actions of each kind x and all of them y
+        x, y = c["actions"].sum(axis=0), c["actions"].sum()
+        assert c["kind_moments"].tolist() == [[v * v, v * y] for v in x] and c["actions_sq"][0] == y * y
+        r = c["refusals"][0]
+        assert c["refusal_moments"].tolist() == [r * r, r * asked[-1]]
+        shards.append(c)
     assert max(asked) > 1
+    # twelve deals merged: a share's interval is the ratio estimator's over the deals
+    merged = {key: sum(c[key] for c in shards) for key in shards[0]}
+    share = play_table(merged, options).set_index("event").loc["action: discard"]
+    x = np.array([c["actions"][:, 2].sum() for c in shards], float)
+    y = np.array([c["actions"].sum() for c in shards], float)
+    ratio = x.sum() / y.sum()
+    half = 1.959964 * np.std(x - ratio * y, ddof=1) / np.sqrt(12) / y.mean()
+    assert (share.estimate, share.ci_low, share.ci_high) == pytest.approx((ratio, ratio - half, ratio + half), rel=1e-6)
     config = RunConfig("square", "play", "r1_four", 3000, seed=2, strategies={"ask": "always", "agree": "at14"})
     c = run(config).counters
     row = play_table(c, config.rule_options).set_index("event").loc["partner asked, mean times per deal"]

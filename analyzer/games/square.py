@@ -34,7 +34,7 @@ import pandas as pd
 from .. import option_parsing as parsing
 from .._core import square as core
 from ..cards import Deck, parse_card
-from ..stats import histogram_moments, mean_interval, mean_interval_if_counted, wilson
+from ..stats import histogram_moments, mean_interval, mean_interval_if_counted, ratio_interval, wilson
 from . import Analysis, Game
 
 CELLS = 9
@@ -274,6 +274,14 @@ def _rate(event, count, n, **extra):
                 ci_low=float(lo), ci_high=float(hi), **extra)
 
 
+def _share(event, count, n, count_sq, n_sq, cross, deals):
+    """A share of units that come in deals (actions, asks): count of n, with the delta-method
+    interval of a ratio of per-deal sums (count_sq, n_sq, cross: the deals' sums of x^2, y^2, x y),
+    kept inside [0, 1]."""
+    share, low, high = ratio_interval(count, n, count_sq, n_sq, cross, deals)
+    return dict(event=event, count=int(count), n=int(n), estimate=share, ci_low=max(low, 0.0), ci_high=min(high, 1.0))
+
+
 def _mean_row(event, total, total_sq, n, **extra):
     mean, lo, hi = mean_interval(total, total_sq, n)
     return dict(event=event, count=np.nan, n=int(n), estimate=mean, ci_low=lo, ci_high=hi, **extra)
@@ -315,16 +323,27 @@ def play_table(counters: dict, rules: dict) -> pd.DataFrame:
     kinds = counters["actions"][:players]
     total_actions = int(kinds.sum())
     for k, name in enumerate(("place in own square", "place in opponents' square", "discard", "Q/J removal")):
-        rows.append(_rate(f"action: {name}", kinds[:, k].sum(), total_actions))
+        of_kind = int(kinds[:, k].sum())
+        if "kind_moments" in counters:       # a share of the actions, which come in deals
+            xx, xy = (int(v) for v in counters["kind_moments"][k])
+            rows.append(_share(f"action: {name}", of_kind, total_actions, xx, int(counters["actions_sq"][0]), xy, n))
+        else:                                # (runs stored before 0.8.11)
+            rows.append(_rate(f"action: {name}", of_kind, total_actions))
     if players == 4:
         asks = int(counters["asks"][0])
         asks_sq = counters["asks_sq"][0] if "asks_sq" in counters else None   # (not before 0.8.11)
         mean, low, high = mean_interval_if_counted(asks, asks_sq, n)
         rows.append(dict(event="partner asked, mean times per deal", count=asks, n=n, estimate=mean, ci_low=low,
                          ci_high=high))
-        rows.append(_rate("partner refused (share of asks)", counters["refusals"][0], asks) if asks else
-                    dict(event="partner refused (share of asks)", count=0, n=0, estimate=np.nan, ci_low=np.nan,
-                         ci_high=np.nan))
+        refusals = int(counters["refusals"][0])
+        if not asks:
+            rows.append(dict(event="partner refused (share of asks)", count=0, n=0, estimate=np.nan, ci_low=np.nan,
+                             ci_high=np.nan))
+        elif "refusal_moments" in counters:
+            rr, ra = (int(v) for v in counters["refusal_moments"])
+            rows.append(_share("partner refused (share of asks)", refusals, asks, rr, int(asks_sq), ra, n))
+        else:
+            rows.append(_rate("partner refused (share of asks)", refusals, asks))
     table = pd.DataFrame(rows)
     table["count"] = table["count"].astype("Int64")
     return table

@@ -202,6 +202,11 @@ def new_play_counters():
         "asks": np.zeros(1, np.int64),
         "asks_sq": np.zeros(1, np.int64),                     # the sum of each deal's asks squared
         "refusals": np.zeros(1, np.int64),
+        # per deal x = actions of a kind, y = all actions, r = refusals, a = asks: sums over the
+        # deals of x^2 and x y by kind, of y^2, of r^2 and r a (the shares' intervals)
+        "kind_moments": np.zeros((N_COUNTS, 2), np.int64),
+        "actions_sq": np.zeros(1, np.int64),
+        "refusal_moments": np.zeros(2, np.int64),
         "turns": np.zeros(1, np.int64),
     }
 
@@ -224,6 +229,9 @@ def play_shard(deal_generator, strategy_generator, Py_ssize_t n_deals, dict spec
     cdef int64_t[::1] net_sq = counters["net_sq"]
     cdef int64_t[:, ::1] kinds = counters["actions"]
     cdef int64_t[::1] asks = counters["asks"], asks_sq = counters["asks_sq"]
+    cdef int64_t[:, ::1] kind_moments = counters["kind_moments"]
+    cdef int64_t[::1] actions_sq = counters["actions_sq"], refusal_moments = counters["refusal_moments"]
+    cdef int64_t of_kind, deal_actions
     cdef int64_t[::1] refusals = counters["refusals"]
     cdef int64_t[::1] turns = counters["turns"]
     cdef bitgen_t *deal_bits = bitgen_pointer(deal_generator)
@@ -257,9 +265,20 @@ def play_shard(deal_generator, strategy_generator, Py_ssize_t n_deals, dict spec
             net = d.deal_score[0] - d.deal_score[1]
             net_sum[0] += net
             net_sq[0] += net * net
+            deal_actions = 0
             for p in range(MAX_PLAYERS):
                 for k in range(N_COUNTS):
                     kinds[p, k] += d.kinds[p][k]
+                    deal_actions += d.kinds[p][k]
+            for k in range(N_COUNTS):
+                of_kind = 0
+                for p in range(MAX_PLAYERS):
+                    of_kind += d.kinds[p][k]
+                kind_moments[k, 0] += of_kind * of_kind
+                kind_moments[k, 1] += of_kind * deal_actions
+            actions_sq[0] += deal_actions * deal_actions
+            refusal_moments[0] += <int64_t>d.refusals * d.refusals
+            refusal_moments[1] += <int64_t>d.refusals * d.asks
             asks[0] += d.asks
             asks_sq[0] += <int64_t>d.asks * d.asks
             refusals[0] += d.refusals
