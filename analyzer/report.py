@@ -340,8 +340,10 @@ def write_report(name: str, title: str, sections: list[Section], ctx: ReportCont
     intro = (f"Kozyr {__version__}, generated {stamp}. Root seed {ctx.seed}. {len(runs_meta)} runs, "
              f"{total:,} deals in all ({source}). The run numbers refer to the results store: "
              "`kozyr runs show N` prints a run's configuration and counters.")
-    legend = ("Every rate is shown with its 95% Wilson interval and its sample size `n`; means with a 95% "
-              "normal interval (ratios of sums with the delta method's), medians and percentiles with the "
+    legend = ("Every rate is shown with its 95% Wilson interval and its sample size `n` (a rate pooled over "
+              "the hands of a deal, which are not independent, at the effective sample size that the "
+              "variance between deals gives; a share of units that come in deals with the interval of a "
+              "ratio); means with a 95% normal interval, medians and percentiles with the "
               "distribution-free interval of two order statistics. `exact` is the exact value where one is known, to two more digits; "
               "`odds against` is (1 - p) : p, from the exact value where there is one.")
     md = [f"# {title}", "", intro, "", "## What was simulated", "", *_md_table(run_rows), "", legend, ""]
