@@ -220,7 +220,7 @@ from math import comb, factorial        # noqa: E402
 from .. import option_parsing as parsing  # noqa: E402
 from ..cards import MARIAS32, Cards, check_disjoint  # noqa: E402
 from ..constrained import DealLayout                  # noqa: E402
-from ..stats import clustered_wilson, mean_interval, wilson             # noqa: E402
+from ..stats import clustered_wilson, mean_interval, wilson  # noqa: E402
 from ..strategies import check as check_python, factory, is_python   # noqa: E402
 from . import Analysis, Game                          # noqa: E402
 

@@ -265,6 +265,7 @@ def declaration_table(counters: dict[str, np.ndarray], rules: dict, with_exact: 
     summary = exact_declaration_summary(rules) if with_exact else {}
     rc, ext = counters["rank_count"], counters["baba_ext"]
     rows = []
+
     def one_hand_a_deal(event, count, exact_value):       # 0 or 1 hands a deal: x^2 = x
         return _rate("hand", event, "any hand", count, hands, exact_value, sum_sq=int(count), deals=deals)
 
@@ -670,8 +671,8 @@ def build_report(ctx) -> list:
         "Declaration points of the four dealt hands under the default rules (heart baba +2, four of a "
         "kind as three, cards may serve in several declarations). Hand rows pool the four hands of each "
         "deal, and their intervals allow for the hands of a deal not being independent (the variance "
-        "between deals); `exact` is computed in code (combinatorics for the events, an enumeration of every hand "
-        "for the distribution) and agrees with rules/semerik.md §9.",
+        "between deals); `exact` is computed in code (combinatorics for the events, an enumeration of "
+        "every hand for the distribution) and agrees with rules/semerik.md §9.",
         tables=[("Declaration odds per hand, partnership and table", odds),
                 ("Distribution of one hand's declaration points", dist)])
     fig, ax = plt.subplots(figsize=(8, 4))
