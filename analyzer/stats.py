@@ -1,5 +1,6 @@
-"""Intervals for the estimates Kozyr prints: Wilson intervals for rates (statsmodels), normal
-intervals for means computed from exact integer counters, order-statistic intervals for medians and other quantiles."""
+"""Intervals for the estimates Kozyr prints: Wilson intervals for rates (statsmodels), also at the
+effective sample size of units in clusters (the hands of a deal); normal intervals for means and
+ratios computed from exact integer counters; order-statistic intervals for quantiles."""
 from __future__ import annotations
 
 import math
