@@ -335,8 +335,9 @@ def compare_shard(object bit_generators, Py_ssize_t n_deals, dict rules, dict st
     Counters in the layout of analyzer.compare, and beside them the duel statistics of the 2 x
     n_deals games by strategy: by_seat[A's seat (0 first, 1 second), outcome (A wins, B wins, stall
     draw, capped draw)], loads and redeals [A, B], turns_hist and turns (the turns of the decided
-    games, histogram and sum) and actions, each sum with its sum of squares (*_sumsq). rows, if given, is an int32 array of shape (n_deals, 2, ROW_WIDTH) that receives both
-    games of every deal."""
+    games, histogram and sum) and actions, each sum with its sum of squares (*_sumsq). rows, if
+    given, is an int32 array of shape (n_deals, 2, ROW_WIDTH) that receives both games
+    of every deal."""
     cdef Rules r = make_rules(rules)
     cdef int players[2]
     cdef int seat_strat[2]
@@ -915,8 +916,8 @@ def blind_shard(object deal_bitgen, int n_deals, dict options, rows=None, object
     and waste at the end), redeals_hist, redeals (sum); with solve also paired[blind win / loss,
     solver win / loss / unresolved] and node_sum; with hindsight also hindsight[resigned,
     decisions, solves, nodes, truncated]. Each sum has its sum of squares (*_sumsq) beside it for
-    the intervals of the means. rows, if given (int32, shape (n_deals, 4)), receives every game's end,
-    actions, cards left and redeals."""
+    the intervals of the means. rows, if given (int32, shape (n_deals, 4)), receives every game's
+    end, actions, cards left and redeals."""
     cdef Blind *b = <Blind *>malloc(sizeof(Blind))
     cdef SoloCtx x, hx, sx
     cdef Solo root, hroot

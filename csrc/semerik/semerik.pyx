@@ -165,7 +165,7 @@ def declarations_shard(bit_generators, Py_ssize_t n_deals, dict rules_spec, rows
     cdef int64_t[::1] points_sq = counters["points_sq"], deal_points_sq = counters["deal_points_sq"]
     cdef int64_t deal_babas, deal_declared, deal_points
     cdef int hand_points[N_SEATS]
-    cdef int v, same
+    cdef int other, same
     cdef uint64_t[:, ::1] row_view
     cdef bint keep_rows = rows is not None
     if keep_rows:
@@ -227,8 +227,8 @@ def declarations_shard(bit_generators, Py_ssize_t n_deals, dict rules_spec, rows
             # a value held by c hands adds c once for each of them: c^2
             for s in range(N_SEATS):
                 same = 0
-                for v in range(N_SEATS):
-                    same += hand_points[v] == hand_points[s]
+                for other in range(N_SEATS):
+                    same += hand_points[other] == hand_points[s]
                 points_sq[hand_points[s]] += same
     counters["deals"][0] = n_deals
     return counters
