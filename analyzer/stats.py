@@ -38,6 +38,12 @@ def design_effect(count, n, sum_sq, clusters) -> float:
     return max(variance, 0.0) / (n / clusters * p * (1 - p))
 
 
+def pair_sum_sq(count, both) -> int:
+    """design_effect's sum_sq for clusters of two units (the two hands of a deal) from the units
+    with the event (count) and the clusters where both have it: x = 0, 1, 2 and x^2 = x + 2 [both]."""
+    return int(count) + 2 * int(both)
+
+
 def clustered_wilson(count, n, sum_sq, clusters, confidence: float = CONFIDENCE):
     """Wilson interval of a rate pooled over clustered units (see design_effect): the counts are
     scaled to the effective sample size n / design effect (Kish)."""

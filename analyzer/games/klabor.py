@@ -30,7 +30,7 @@ from .. import option_parsing as parsing
 from .._core import klabor as core
 from ..cards import SUIT_CHARS, Cards, Deck, check_disjoint, parse_card
 from ..stats import (CONFIDENCE, clustered_wilson, design_effect, histogram_moments, histogram_quantile, mean_interval,
-                     mean_interval_if_counted, wilson)
+                     mean_interval_if_counted, pair_sum_sq, wilson)
 from . import Analysis, Game
 
 # The 32-card pack in natural order 7 8 9 T J Q K A inside a lane (the kernel's layout; the
@@ -283,8 +283,7 @@ def odds_table(counters: dict[str, np.ndarray]) -> pd.DataFrame:
     for k, (event, count) in enumerate(counts.items()):
         row = _rate_row(event, count, hand, exact[event])
         if "both_seats" in counters:
-            # per deal the number of seats with the event, x = 0, 1, 2: x^2 = x + 2 [both]
-            sum_sq = int(count) + 2 * int(counters["both_seats"][k])
+            sum_sq = pair_sum_sq(count, counters["both_seats"][k])
             row["ci_low"], row["ci_high"] = (float(v) for v in clustered_wilson(count, hand, sum_sq, deals))
             row["design_effect"] = design_effect(count, hand, sum_sq, deals)
         rows.append(row)

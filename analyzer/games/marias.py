@@ -220,7 +220,7 @@ from math import comb, factorial        # noqa: E402
 from .. import option_parsing as parsing  # noqa: E402
 from ..cards import MARIAS32, Cards, check_disjoint  # noqa: E402
 from ..constrained import DealLayout                  # noqa: E402
-from ..stats import clustered_wilson, mean_interval, wilson  # noqa: E402
+from ..stats import clustered_wilson, mean_interval, pair_sum_sq, wilson  # noqa: E402
 from ..strategies import check as check_python, factory, is_python   # noqa: E402
 from . import Analysis, Game                          # noqa: E402
 
@@ -720,15 +720,14 @@ def baselines_table(counters: Mapping[str, np.ndarray], exact: Mapping[str, Frac
     rows = []
     for h in range(5):
         rows.append(_rate("hlasy", f"forehand holds {h} hlasy", counters["fh_hlas"][h], n, ex.get(f"forehand holds {h} hlasy")))
-    # The two 10-card hands of a deal are not independent: per deal x = 0, 1 or 2 of them hold h
-    # hlasy, x^2 = x + 2 [both] (runs stored before 0.8.11 lack the both counts); one K+Q of
-    # spades is in at most one of them (x^2 = x).
+    # The two 10-card hands of a deal are not independent (runs stored before 0.8.11 lack the
+    # counts of deals where both hold h hlasy); one K+Q of spades is in at most one (x^2 = x).
     both = counters.get("hand10_both")
     for h in range(5):
         count = int(counters["hand10_hlas"][h])
         rows.append(_rate("hlasy", f"a 10-card hand holds {h} hlasy", count, 2 * n,
                           ex.get(f"a 10-card hand holds {h} hlasy"),
-                          sum_sq=count + 2 * int(both[h]) if both is not None else None, deals=n))
+                          sum_sq=pair_sum_sq(count, both[h]) if both is not None else None, deals=n))
     rows.append(_rate("hlasy", "forehand holds the K+Q of spades", counters["fh_kq_spades"][0], n,
                       ex.get("forehand holds the K+Q of spades")))
     rows.append(_rate("hlasy", "a 10-card hand holds the K+Q of spades", counters["hand10_kq_spades"][0], 2 * n,

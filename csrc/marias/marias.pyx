@@ -1398,6 +1398,7 @@ cdef void _stovka_loop(object bit_generators, Py_ssize_t n_deals, Rules *rules_p
     cdef int trials[4]
     cdef int n_trials, trial
     cdef int c, s, d, trump, indicator, fh = 0, mid = 1, rear = 2, err, q, ntr, at, suits, max_h, hon
+    cdef int mid_suits, rear_suits, mid_hlasy, rear_hlasy
     cdef int game, won, hit, sv, sh
     cdef int strategy[N_SEATS]
     cdef int zero_k[2][N_PARTS]
@@ -1429,12 +1430,16 @@ cdef void _stovka_loop(object bit_generators, Py_ssize_t n_deals, Rules *rules_p
                 suits = hlas_suits(h12)
                 fh_hlas[popcount32(suits)] += 1
                 fh_kq[0] += suits & 1
-                hand10_hlas[popcount32(hlas_suits(hands[mid]))] += 1
-                hand10_hlas[popcount32(hlas_suits(hands[rear]))] += 1
-                if popcount32(hlas_suits(hands[mid])) == popcount32(hlas_suits(hands[rear])):
-                    hand10_both[popcount32(hlas_suits(hands[mid]))] += 1
-                h10_kq[0] += (hlas_suits(hands[mid]) & 1) + (hlas_suits(hands[rear]) & 1)
-                def_hlas[popcount32(hlas_suits(hands[mid])) + popcount32(hlas_suits(hands[rear]))] += 1
+                mid_suits = hlas_suits(hands[mid])
+                rear_suits = hlas_suits(hands[rear])
+                mid_hlasy = popcount32(mid_suits)
+                rear_hlasy = popcount32(rear_suits)
+                hand10_hlas[mid_hlasy] += 1
+                hand10_hlas[rear_hlasy] += 1
+                if mid_hlasy == rear_hlasy:
+                    hand10_both[mid_hlasy] += 1
+                h10_kq[0] += (mid_suits & 1) + (rear_suits & 1)
+                def_hlas[mid_hlasy + rear_hlasy] += 1
                 at = popcount32(h12 & POINT_CARDS)
                 fh_at[at] += 1
                 ntr = popcount32(h12 & suit_mask(trump))
