@@ -386,7 +386,9 @@ def test_the_committed_headline_run_is_reproduced(tmp_path):
     assert (config.deals, config.rule_options["node_budget"]) == (1_000_000, 30_000_000)
     stored = unpack_counters(blob)
     again = run_shard(config, shard)
-    assert stored.keys() == again.keys() and all(np.array_equal(stored[k], again[k]) for k in stored)
+    # the kernel has counted the squares of the nodes since 0.8.12; everything else is as stored
+    assert set(again) - set(stored) == {"node_sumsq"} and set(stored) <= set(again)
+    assert all(np.array_equal(stored[k], again[k]) for k in stored)
 
 
 def test_solo_analysis_adds_up_across_shards():
@@ -399,6 +401,33 @@ def test_solo_analysis_adds_up_across_shards():
     assert one["outcome"].sum() == 60 == one["nodes_hist"].sum()
     table = rb.solvability_table(one, "x")
     assert table.ci_low[0] <= table.solvable[0] <= table.ci_high[0]
+
+
+def test_mean_nodes_interval_from_the_exact_sum_of_squares():
+    # The shard's node sums are those of the same layouts solved one by one, and its squares,
+    # kept in 31-bit limbs, add up to the exact sum of the squares (budgets of 10^5 make some
+    # squares span two limbs); the table's interval is the normal one around the mean.
+    from analyzer._core import russian_bank as core
+    options = dict(k=None, strict=False, open_pool=True, dominance=True, d3=True, tempo=False,
+                   budget=100_000, tt_bits=17)
+    counters = core.solo_shard(np.random.PCG64(5), 40, options)
+    solver = core.SoloSolver(17)
+    nodes = []
+    for pack in core.solo_deal_stream(np.random.PCG64(5), 40):
+        solver.deal(pack)
+        nodes.append(solver.solve(open_pool=True, d3=True, budget=100_000)["nodes"])
+    assert max(nodes) ** 2 >= 1 << 31 and all(0 <= limb < 1 << 31 for limb in counters["node_sumsq"][:-1])
+    assert counters["node_sum"][0] == sum(nodes)
+    assert core.exact_square_sum(counters["node_sumsq"]) == sum(v * v for v in nodes)
+    table = rb.solvability_table(counters, "x")
+    half = 1.959964 * np.std(nodes, ddof=1) / np.sqrt(len(nodes))
+    assert table.mean_nodes[0] == round(np.mean(nodes))
+    assert abs(table.nodes_ci_high[0] - (np.mean(nodes) + half)) <= 1
+    assert abs(table.nodes_ci_low[0] - max(np.mean(nodes) - half, 0)) <= 1
+    # a run stored before the squares were counted shows its mean alone
+    older = {k: v for k, v in counters.items() if k != "node_sumsq"}
+    table = rb.solvability_table(older, "x")
+    assert table.mean_nodes[0] == round(np.mean(nodes)) and np.isnan(table.nodes_ci_low[0])
 
 
 def test_ladder_stages_equal_runs_with_smaller_budgets():

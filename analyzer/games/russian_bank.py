@@ -905,14 +905,21 @@ def honest_interval(w: int, l: int, u: int) -> tuple[float, float]:
 
 
 def solvability_table(counters: dict, label: str = "") -> pd.DataFrame:
+    """Outcomes of a solvability run with the §10.8 interval, and the mean nodes a deal (the
+    search's cost, a mean over the deals like any other) with its normal interval where the run
+    counted the squares (runs stored before 0.8.12 did not)."""
     w, l, u = (int(x) for x in counters["outcome"])
     n = w + l + u
     low, high = honest_interval(w, l, u)
+    sumsq = core.exact_square_sum(counters["node_sumsq"]) if "node_sumsq" in counters else None
+    nodes = mean_interval_if_counted(int(counters["node_sum"][0]), sumsq, n)
+    # whole nodes: a float column would print as 3.318e+06
+    mean_nodes, nodes_low, nodes_high = (round(v) if np.isfinite(v) else np.nan for v in nodes)
     return pd.DataFrame([dict(game=label, deals=n, won=w, lost=l, unresolved=u,
                               solvable=w / n if n else np.nan, ci_low=low, ci_high=high,
-                              half_width_pp=100 * (high - low) / 2,
-                              # whole nodes: a float column would print as 3.318e+06
-                              mean_nodes=round(counters["node_sum"][0] / n) if n else np.nan)])
+                              half_width_pp=100 * (high - low) / 2, mean_nodes=mean_nodes,
+                              nodes_ci_low=max(nodes_low, 0) if np.isfinite(nodes_low) else np.nan,
+                              nodes_ci_high=nodes_high)])
 
 
 def nodes_table(counters: dict) -> pd.DataFrame:

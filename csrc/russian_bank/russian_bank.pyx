@@ -687,6 +687,33 @@ cdef int solver_setup(SoloCtx *x, dict options) except -1:
     return 0
 
 
+cdef enum:
+    LIMB_BITS = 31
+    SQUARE_LIMBS = 4
+
+cdef inline void add_square(int64_t *limbs, int64_t v) noexcept nogil:
+    """Add v^2 (0 <= v < 2^62) to an exact sum kept in SQUARE_LIMBS limbs of LIMB_BITS bits,
+    carried so that each limb but the last stays below 2^31. A shard's nodes can reach 10^11
+    (node_budget), whose square no int64 holds; the limbs of up to 2^32 shards add up in int64
+    without overflow (runner.merge_counters), and exact_square_sum puts them back together."""
+    cdef uint64_t mask = (<uint64_t>1 << LIMB_BITS) - 1
+    cdef uint64_t a = <uint64_t>v >> LIMB_BITS, b = <uint64_t>v & mask
+    cdef uint64_t bb = b * b, ab2 = 2 * a * b, aa = a * a
+    cdef int i
+    limbs[0] += bb & mask
+    limbs[1] += (bb >> LIMB_BITS) + (ab2 & mask)
+    limbs[2] += (ab2 >> LIMB_BITS) + (aa & mask)
+    limbs[3] += aa >> LIMB_BITS
+    for i in range(SQUARE_LIMBS - 1):
+        limbs[i + 1] += limbs[i] >> LIMB_BITS
+        limbs[i] &= mask
+
+
+def exact_square_sum(limbs) -> int:
+    """The sum of squares add_square kept in limbs (merged across shards), as a Python int."""
+    return sum(int(limb) << (LIMB_BITS * i) for i, limb in enumerate(limbs))
+
+
 cdef object relaxation_options(dict options):
     """The options of the relaxation that decides a literal-model deal first, when options ask
     for it (relaxation, literal model; in tempo mode a loss there is D* = ∞): SOLO(∞, none) in
@@ -715,7 +742,8 @@ def solo_shard(object deal_bitgen, int n_deals, dict options):
     # tempo mode, by D*: deals where it is exact; where not, its lower and its upper bound
     tempo_hist = np.zeros((3, TEMPO_BINS), dtype=np.int64)
     node_sum = np.zeros(2, dtype=np.int64)                     # nodes, max depth sum
-    cdef int64_t[::1] out = outcome, ns = node_sum
+    node_sumsq = np.zeros(SQUARE_LIMBS, dtype=np.int64)        # nodes squared (add_square)
+    cdef int64_t[::1] out = outcome, ns = node_sum, nsq = node_sumsq
     cdef int64_t[:, ::1] tph = tempo_hist
     cdef int64_t[:, ::1] nh = nodes_hist
     solver_setup(&x, options)
@@ -763,12 +791,13 @@ def solo_shard(object deal_bitgen, int n_deals, dict options):
                 nh[(0 if res == RES_WIN else (1 if res == RES_LOSS else 2)), dec] += 1
                 ns[0] += x.nodes
                 ns[1] += x.max_depth
+                add_square(&nsq[0], x.nodes)
     finally:
         ctx_free(&x)
         if relax != NULL:
             ctx_free(relax)
     return {"deals": np.array([n_deals], dtype=np.int64), "outcome": outcome, "nodes_hist": nodes_hist,
-            "tempo_hist": tempo_hist, "node_sum": node_sum}
+            "tempo_hist": tempo_hist, "node_sum": node_sum, "node_sumsq": node_sumsq}
 
 
 # ---------------------------------------------------------------------------------------------
