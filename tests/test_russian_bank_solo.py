@@ -267,6 +267,19 @@ def test_honest_interval():
     assert high - low >= 157 / 1_000_000
 
 
+@pytest.mark.parametrize("won, lost, unresolved, decimals, printed", [
+    (7_880, 1_142, 978, 1, (77.9, 89.2)),
+    (8_146, 1_541, 313, 1, (80.6, 85.3)),
+    (8_204, 1_753, 43, 2, (81.27, 83.21)),
+])
+def test_honest_interval_of_the_pilot_ladder(won, lost, unresolved, decimals, printed):
+    # §13's ladder on 10,000 deals, printed as §10.8 says: L rounded down, U rounded up (in %)
+    import math
+    low, high = rb.honest_interval(won, lost, unresolved)
+    scale = 10 ** decimals
+    assert (math.floor(100 * low * scale) / scale, math.ceil(100 * high * scale) / scale) == printed
+
+
 SEEDS = range(200)
 BUDGET = 20_000
 VARIANTS = {

@@ -200,6 +200,19 @@ def test_all_options_accept_their_documented_values():
 # ---------------------------------------------------------------------------------------------
 # §7 exact values and the baseline kernel
 
+def test_line_probabilities_of_section_7():
+    # Every 3-card line of the 32-card pack, scored by the compiled kernel in the top row of an
+    # otherwise empty square (a line with an empty cell scores nothing): one suit 7/155, one
+    # colour of mixed suits 28/155.
+    from itertools import combinations
+    pack = DECKS[32]
+    lines = np.array([[pack.bit(c) for c in line] + [255] * 6 for line in combinations(pack.cards, 3)], np.uint8)
+    points = kernel.score_squares(lines)
+    assert set(np.unique(points)) == {0, 1, 2}
+    assert Fraction(int((points == 2).sum()), len(lines)) == Fraction(7, 155)
+    assert Fraction(int((points == 1).sum()), len(lines)) == Fraction(28, 155)
+
+
 def test_exact_values_of_section_7():
     assert exact_summary(8, 0) == {"mean": Fraction(336, 155), "closable": Fraction(407257, 7888725),
                                    "maximum": Fraction(4, 7888725)}
@@ -364,6 +377,10 @@ def test_thresholds_and_match_analyses():
     m = run(RunConfig("square", "match", "r1", 300, seed=4, shard_size=100)).counters
     assert m["matches"][0] == 300 == m["winner"].sum() == m["deals"].sum()
     assert m["winner_total"][:33].sum() == 0                       # the winner reached the target
+    assert m["winner"][2] == 0                                     # a tie over the target plays on
+    m = run(RunConfig("square", "match", "r1", 300, seed=4, shard_size=100, overrides={"match": "deals"})).counters
+    assert m["deals"][4] == 300 == m["total_deals"][0] // 4        # §1 #7: 4 deals with two players
+    assert m["winner"].sum() == 300
     m = run(RunConfig("square", "match", "r1_four", 200, seed=4, overrides={"match": "deals"})).counters
     assert m["deals"][2] == 200                                    # 2 deals with four players
     assert len(match_table(m, GAME.resolve_rules("r1_four"))) == 5

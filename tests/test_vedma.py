@@ -99,6 +99,34 @@ def test_exact_three_players_match_rules_file(deck, expected, states):
     assert np.allclose([float(x) for x in e.lose], expected, atol=1e-11)
 
 
+def test_chain_reproduces_the_old_maid_anchor():
+    # §6's anchor: Old Maid with the queen of spades and 8 pairs, 2 players, the non-dealer (9
+    # cards, seat 0) draws first: the dealer wins with probability 17/33. After the discard a
+    # rank is either gone (both cards in one hand) or split between the hands, so a deal comes
+    # down to b split ranks and the witch's seat; the Chain solves each such start exactly.
+    from math import comb, factorial
+    from analyzer.games.vedma import Chain
+    chain = Chain(2)
+    dealer_wins, deals = Fraction(0), 0
+    for witch in (0, 1):
+        for split in range(9):
+            pairs_left = 9 - (witch == 0) - split        # cards the non-dealer holds in whole pairs
+            if pairs_left % 2 or pairs_left < 0:
+                continue
+            a = pairs_left // 2
+            c = 8 - a - split
+            if c < 0:
+                continue
+            ways = factorial(8) // (factorial(a) * factorial(split) * factorial(c)) * 2 ** split
+            start = chain.settle((0, 0, 0, split), witch, 0)
+            lose = (Fraction(int(start == 0)) if isinstance(start, int)
+                    else chain.solve(chain.explore([start]), exact=True)[start][0])
+            dealer_wins += ways * lose
+            deals += ways
+    assert deals == comb(17, 9)
+    assert dealer_wins / deals == Fraction(17, 33)
+
+
 def test_exact_three_players_fractions_agree_with_floats():
     # The two solvers (exact elimination and sparse LU by levels) on the same chain.
     exact = exact_values(3, 32, "standard", exact=True)
