@@ -231,6 +231,8 @@ def run(config: RunConfig, workers: int = 1, backend: str = "threads", executor:
     before it is merged (the results store commits the shard there).
     Ctrl-C cancels the shards not yet started, waits for the running ones and returns what was
     completed (``result.complete`` is then False); nothing finished is thrown away."""
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ValueError(f"workers must be a whole number of at least 1, got {workers!r}")
     todo = list(range(config.n_shards)) if shards is None else list(shards)
     own_executor = executor is None
     if own_executor:   # no more workers than shards: processes are started all at once

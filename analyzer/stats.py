@@ -54,7 +54,10 @@ def clustered_wilson(count, n, sum_sq, clusters, confidence: float = CONFIDENCE)
 
 
 def mean_interval(total, total_sq, n, confidence: float = CONFIDENCE):
-    """Mean and its normal-approximation interval from the sum and the sum of squares of n values."""
+    """Mean and its normal-approximation interval from the sum and the sum of squares of n values:
+    no mean without values, and no interval from fewer than two (NaN)."""
+    if n < 2:
+        return (total / n if n else np.nan), np.nan, np.nan
     n = float(n)
     mean = total / n
     var = max(total_sq / n - mean * mean, 0.0) * n / max(n - 1, 1)
@@ -66,7 +69,7 @@ def mean_interval_if_counted(total, total_sq, n, confidence: float = CONFIDENCE)
     """mean_interval where the sum of squares was counted: a run stored before a kernel counted it
     passes None (and a negative sum has overflowed), and fewer than two values give no spread;
     the interval is then NaN and only the mean is known."""
-    if total_sq is None or total_sq < 0 or n < 2:
+    if total_sq is None or total_sq < 0:
         return (total / n if n else np.nan), np.nan, np.nan
     return mean_interval(float(total), float(total_sq), n, confidence)
 
@@ -93,18 +96,21 @@ def histogram_quantile(hist, q: float, confidence: float = CONFIDENCE):
     so the lower one of an even count's median) and its distribution-free interval: the order
     statistics of ranks j and k, j the Binomial(n, q) quantile at (1 - confidence)/2 and k one
     above its quantile at (1 + confidence)/2, so that at most (1 - confidence)/2 is left outside
-    on each side. With tied values the coverage is at least the confidence."""
+    on each side. With tied values the coverage is at least the confidence. An end whose rank
+    falls outside 1..n (too few values for this q) is NaN: the sample does not bound it."""
+    if not 0 < q < 1:
+        raise ValueError(f"a quantile needs 0 < q < 1, got {q!r}")
     hist = np.asarray(hist, dtype=np.int64)
     n = int(hist.sum())
     if n == 0:
         return np.nan, np.nan, np.nan
     cumulative = np.cumsum(hist)
 
-    def value_of_rank(rank: int) -> int:           # the rank-th smallest value, ranks 1..n
-        return int(np.searchsorted(cumulative, min(max(rank, 1), n)))
+    def value_of_rank(rank: int):                  # the rank-th smallest value, ranks 1..n
+        return int(np.searchsorted(cumulative, rank)) if 1 <= rank <= n else np.nan
 
     tail = (1 - confidence) / 2
-    rank = math.ceil(q * n - 1e-9)                 # (q n = 20000.000000000004 is rank 20000)
+    rank = max(math.ceil(q * n - 1e-9), 1)         # (q n = 20000.000000000004 is rank 20000)
     return (value_of_rank(rank), value_of_rank(int(binom.ppf(tail, n, q))),
             value_of_rank(int(binom.ppf(1 - tail, n, q)) + 1))
 

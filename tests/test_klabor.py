@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from analyzer._core import klabor as kernel
-from analyzer.cards import PIQUET32 as DECK
+from analyzer.cards import PIQUET32 as DECK, SUIT_CHARS
 from analyzer.games import get_game
 from analyzer.games import klabor as k
 from analyzer.runner import RunConfig, run
@@ -30,6 +30,18 @@ K17 = dict(elder="JH 9H AH KS QS JS 7C 8C 9D", dealer="KH QH 7H AS AC TC AD KD Q
 
 def test_k1_card_points():
     assert k.card_points("JH 9H AS TD", "H") == 55
+
+
+def test_pack_card_points():
+    # §1: whatever the trump, 62 points in the trump suit (J 20, 9 14, A 11, T 10, K 4, Q 3) and 30 in
+    # each plain suit (A 11, T 10, K 4, Q 3, J 2): 152 in the pack, 162 with the last trick's 10.
+    # A one-trick ending of two pointless cards is the last trick alone.
+    last_trick = kernel.dd_value(DECK.mask(["8S"]), DECK.mask(["7S"]), True, SUIT_CHARS.index("H"), False)
+    for trump in "SHDC":
+        per_suit = {suit: k.card_points([rank + suit for rank in "AKQJT987"], trump) for suit in "SHDC"}
+        assert per_suit == {suit: 62 if suit == trump else 30 for suit in "SHDC"}, trump
+        assert k.card_points(DECK.cards, trump) == 152
+    assert k.card_points(DECK.cards, "H") + last_trick == 162
 
 
 @pytest.mark.parametrize("led,reply,winner", [("AS", "7H", "7H"), ("9H", "JH", "JH"), ("TS", "AS", "AS"),

@@ -88,6 +88,25 @@ def test_invariants_under_random_play():
             assert out["tricks"][actor] >= sum(out["tricks"]) - 1
 
 
+def test_card_points_and_last_trick_total_90_in_play():
+    # §1.3: the kernel's count toward 100 is the actor's card points + the last trick + its highest
+    # hlas; what is left after the card points and the hlas is the last trick: 10 to its winner, so
+    # with the 80 card points of a deal (talon without A/T, as the talon rule requires) it makes 90.
+    rng = random.Random(17)
+    seen = {True: 0, False: 0}
+    while min(seen.values()) < 200:
+        hands, talon, actor, game, trump, seven_holder = random_setup(rng)
+        if not trump or any(card[0] in "AT" for card in talon):
+            continue
+        out = kernel_play(hands, talon, actor, game, trump, seven_holder, ["random"] * 3, sum(seen.values()))
+        last_trick = out["counted"] - out["cp_actor"] - out["max_hlas_actor"]
+        if out["last_actor"]:
+            assert sum(out["card_points"]) + last_trick == 90
+        else:
+            assert last_trick == 0
+        seen[out["last_actor"]] += 1
+
+
 def test_seven_guard_keeps_the_seven_back():
     # The seven-holder may lead the trump 7 only when nothing else is legal.
     hand = MARIAS32.mask("7C 8C AS")

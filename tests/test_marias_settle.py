@@ -1,6 +1,7 @@
 """Mariáš settlement (rules/marias.md §6): the 32 vectors of §7 from their machine-readable form
 (tests/data/marias_settlement_vectors.jsonl, copied verbatim from §7.3), plus the options."""
 import json
+from itertools import product
 from pathlib import Path
 
 import pytest
@@ -93,6 +94,81 @@ def test_stovka_never_beats_hra_without_doublings():
                         continue
                     base = dict(game="hra", trump="C", cp_actor=cp, last=last, hlasy_actor=ha, hlasy_def=hd)
                     assert settle(**dict(base, game="stovka")).amount <= settle(**base).amount
+
+
+def _hlas_layouts():
+    """(actor's hlasy, defenders' hlasy) for every way the four K+Q pairs can lie with spades trumps
+    (its hlas 40, the others 20): each pair with the actor, with the defenders, or split."""
+    values = (40, 20, 20, 20)
+    for owners in product(("actor", "def", "split"), repeat=4):
+        yield ([v for v, o in zip(values, owners) if o == "actor"], [v for v, o in zip(values, owners) if o == "def"])
+
+
+def _every_suit_outcome():
+    """Keyword arguments for every card split, last-trick winner and hlas layout of a deal in spades."""
+    for cp in range(0, 90, 10):
+        for last in ("actor", "def"):
+            for ha, hd in _hlas_layouts():
+                yield dict(trump="S", cp_actor=cp, last=last, hlasy_actor=ha, hlasy_def=hd)
+
+
+def test_card_points_and_last_trick_total_90():
+    # §1.3: however the 80 card points and the last trick's 10 are split, the shares add up to 90.
+    # A side's total shows in Hra only as a tichá stovka (4B x steps(total) from 100), so the actor
+    # is given hlasy worth 60 and the defenders 40: then exactly one side reaches 100.
+    for cp in range(0, 90, 10):
+        for last in ("actor", "def"):
+            actor_share = cp + (10 if last == "actor" else 0)
+            defenders_share = 90 - actor_share
+            amount = settle("hra", "S", cp_actor=cp, last=last, hlasy_actor=[40, 20], hlasy_def=[20, 20]).amount
+            if actor_share + 60 >= 100:
+                assert amount == 4 * steps(actor_share + 60), (cp, last)
+            else:
+                assert amount == -4 * steps(defenders_share + 40), (cp, last)
+
+
+def test_the_highest_total_is_190():
+    # §1.3: at most 90 + 40 + 3 x 20 = 190, which in Hra is a tichá stovka of 4B x steps(190) = 40B,
+    # for the actor or (all on their side) for the defenders.
+    amounts = [settle("hra", **outcome).amount for outcome in _every_suit_outcome()]
+    assert max(amounts) == 40 and min(amounts) == -40
+    assert settle("hra", "S", cp_actor=80, last="actor", hlasy_actor=[40, 20, 20, 20]).amount == 40
+    for too_much in (dict(cp_actor=90), dict(hlasy_actor=[40, 20, 20, 20, 20]),
+                     dict(hlasy_actor=[40], hlasy_def=[40])):
+        with pytest.raises(ValueError):
+            settle("hra", "S", **too_much)
+
+
+def test_worst_lost_stovka():
+    # §9 A19, before doublings and hearts. With a hlas required (A7), the worst count is 20 (one
+    # side hlas, no card point, no last trick) against the defenders' other three hlasy, 80:
+    # x = -60, 4B x 17 = -68B. A hopeless Stovka, no hlas, against all four (100): x = -100, -84B.
+    assert settle("stovka", "S", cp_actor=0, last="def", hlasy_actor=[20], hlasy_def=[40, 20, 20]).amount == -68
+    assert settle("stovka", "S", cp_actor=0, last="def", hlasy_def=[40, 20, 20, 20]).amount == -84
+    # and no outcome is worse (the Stovka part alone: a quiet seven or sedma proti are parts of their own)
+    lost = [(bool(o["hlasy_actor"]), settle("stovka", **o).parts["stovka"]) for o in _every_suit_outcome()]
+    assert min(v for with_hlas, v in lost if with_hlas) == -68
+    assert min(v for _, v in lost) == -84
+
+
+@pytest.mark.parametrize("max_hlas", [40, 20, 0])
+def test_lost_stovka_against_the_defenders_ticha_stovka(max_hlas):
+    # §6.5: on cards where the defenders' total reaches 100 (so the hundred fails), the lost Stovka
+    # is (110 - max_hlas)/10 steps more than the defenders' tichá stovka in Hra, both at 4B a step.
+    # max_hlas 0 is a hopeless Stovka (A7 off).
+    compared = 0
+    for outcome in _every_suit_outcome():
+        if max(outcome["hlasy_actor"], default=0) != max_hlas:
+            continue
+        defenders_total = (90 - outcome["cp_actor"] - (10 if outcome["last"] == "actor" else 0)
+                           + sum(outcome["hlasy_def"]))
+        if defenders_total < 100:
+            continue
+        quiet = settle("hra", **outcome).parts["hra"]
+        lost = settle("stovka", **outcome).parts["stovka"]
+        assert (quiet - lost) / 4 == (110 - max_hlas) / 10, outcome
+        compared += 1
+    assert compared > 0
 
 
 @pytest.mark.parametrize("bad,message", [

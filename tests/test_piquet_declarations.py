@@ -1,6 +1,7 @@
 """Piquet declarations: the vectors of rules/piquet.md §13.1, the exact probabilities of §14,
 and the compiled kernel against the pure-Python reference in piquet_reference.py."""
 from fractions import Fraction
+from math import comb
 
 import numpy as np
 import pytest
@@ -8,8 +9,8 @@ import pytest
 from analyzer._core import core, piquet as kernel
 from analyzer.cards import PIQUET32
 from analyzer.games import get_game
-from analyzer.games.piquet import (PRESETS, exact_hand_probabilities, exact_uncontested, odds_table,
-                                   score_declarations)
+from analyzer.games.piquet import (PRESETS, exact_hand_counts, exact_hand_probabilities, exact_table,
+                                   exact_uncontested, odds_table, score_declarations)
 from analyzer.runner import RunConfig, run
 
 import piquet_reference as ref
@@ -68,31 +69,87 @@ def test_point_tiebreak_option_changes_tv2():
     assert score_declarations(elder, younger, point_tiebreak="none").younger.point == 0
 
 
+TOTAL_HANDS = 225_792_840        # C(32,12)
+RULES_14_1 = {                   # rules/piquet.md §14.1, by the names the engine gives the events
+    "carte blanche": Fraction(323, 578956), "four aces": Fraction(99, 7192),
+    "at least one quatorze": Fraction(3086855, 45158568), "at least two quatorzes": Fraction(2656, 5644821),
+    "trio or quatorze": Fraction(25891703, 45158568),
+    "point length >= 4": Fraction(3856399, 4032015), "point length >= 5": Fraction(1632779, 4032015),
+    "point length >= 6": Fraction(58831, 806403), "point length >= 7": Fraction(363, 58435),
+    "point length >= 8": Fraction(11, 58435),
+    "sequence >= 3": Fraction(10385201, 16128060), "sequence >= 4": Fraction(11690771, 56448210),
+    "sequence >= 5": Fraction(1904419, 37632140), "sequence >= 6": Fraction(389611, 37632140),
+    "sequence >= 7": Fraction(99, 58435), "sequence >= 8": Fraction(11, 58435),
+    "tierce major or better": Fraction(12895241, 75264280), "void suit": Fraction(14843, 310155),
+}
+# §14.3: hands with an uncontested value >= 10, 20, ..., 60 for 13/14 and for 3/4 sequence values
+UNCONTESTED_AT_LEAST = {"ru_seed": [157896368, 102502191, 38789370, 3458956, 280068, 43836],
+                        "classic": [113483698, 21825351, 876941, 34384, 379, 0]}
+LEVELS = (10, 20, 30, 40, 50, 60)
+
+
 def test_exact_probabilities_match_rules_file():
     p = exact_hand_probabilities()
-    assert p["carte blanche"] == Fraction(323, 578956)
-    assert p["four aces"] == Fraction(99, 7192)
-    assert p["at least one quatorze"] == Fraction(3086855, 45158568)
-    assert p["at least two quatorzes"] == Fraction(2656, 5644821)
-    assert p["trio or quatorze"] == Fraction(25891703, 45158568)
-    assert p["point length >= 5"] == Fraction(1632779, 4032015)
-    assert p["point length >= 8"] == Fraction(11, 58435)
-    assert p["sequence >= 3"] == Fraction(10385201, 16128060)
-    assert p["sequence >= 5"] == Fraction(1904419, 37632140)
-    assert p["sequence >= 7"] == Fraction(99, 58435)
-    assert p["tierce major or better"] == Fraction(12895241, 75264280)
-    assert p["void suit"] == Fraction(14843, 310155)
+    for event, value in RULES_14_1.items():
+        assert p[event] == value, event
 
 
 def test_exact_uncontested_matches_enumeration_of_rules_file():
-    # §14.3: hands with uncontested value >= 10, 20, ..., 60 for 13/14 and 3/4 sequence values.
-    seed_counts = [157896368, 102502191, 38789370, 3458956, 280068, 43836]
-    classic_counts = [113483698, 21825351, 876941, 34384, 379, 0]
-    for preset, expected in (("ru_seed", seed_counts), ("classic", classic_counts)):
+    for preset, expected in UNCONTESTED_AT_LEAST.items():
         o = PRESETS[preset]
         hist = exact_uncontested(o["seq_values"], 10, 3, 14)
-        assert hist.sum() == 225792840
-        assert [int(hist[v:].sum()) for v in (10, 20, 30, 40, 50, 60)] == expected
+        assert hist.sum() == TOTAL_HANDS
+        assert [int(hist[v:].sum()) for v in LEVELS] == expected
+
+
+@pytest.mark.parametrize("preset,mean,maximum", [("ru_seed", Fraction(2007333857, 112896420), 97),
+                                                 ("classic", Fraction(1173572357, 112896420), 57)])
+def test_uncontested_mean_and_maximum_match_rules_file(preset, mean, maximum):
+    hist = exact_uncontested(PRESETS[preset]["seq_values"], 10, 3, 14)
+    assert Fraction(int((np.arange(hist.size) * hist).sum()), TOTAL_HANDS) == mean
+    # the maximum is held by AKQ, KQJ and QJT in all four suits, three hands
+    assert np.nonzero(hist)[0].max() == maximum and hist[maximum] == 3
+
+
+def test_quatorze_count_distribution_matches_rules_file():
+    # From the "at least one / two" fractions of §14.1; three quatorzes fill all 12 cards with three
+    # of the five ranks T..A, so C(5,3) hands, the 4.43e-08 of the rules file.
+    at_least_one = RULES_14_1["at least one quatorze"] * TOTAL_HANDS
+    at_least_two = RULES_14_1["at least two quatorzes"] * TOTAL_HANDS
+    three = comb(5, 3)
+    expected = [TOTAL_HANDS - at_least_one, at_least_one - at_least_two, at_least_two - three, three]
+    hist = exact_hand_counts(PRESETS["ru_seed"]["seq_values"])["quatorzes"]
+    assert hist.tolist() == expected
+    assert hist / TOTAL_HANDS == pytest.approx([0.93164409022, 0.0678853899885, 0.00047047550312, 4.42883839895e-08],
+                                               rel=1e-10)
+
+
+@pytest.mark.parametrize("preset", ["ru_seed", "classic"])
+def test_exact_command_counts_match_rules_file(preset):
+    # The table `kozyr piquet exact` prints: each count is the §14.1 fraction of all hands, or a
+    # §14.3 count.
+    table = exact_table(preset).set_index("event")
+    assert table.attrs["hands"] == TOTAL_HANDS
+    expected = {event: p * TOTAL_HANDS for event, p in RULES_14_1.items()}
+    expected.update({f"uncontested value >= {v}": k for v, k in zip(LEVELS, UNCONTESTED_AT_LEAST[preset])})
+    assert table["hands"].to_dict() == expected
+    assert table["probability"].to_dict() == {event: Fraction(k, TOTAL_HANDS) for event, k in expected.items()}
+    # the two counts §14.3 quotes
+    assert (table.at["carte blanche", "hands"], table.at["at least one quatorze", "hands"]) == (125_970, 15_434_275)
+
+
+def test_carte_blanche_in_either_hand():
+    # §14.1: 323/289478, both hands blank being impossible; the odds table's "either" row counts the
+    # deals with a blank hand.
+    n = 50_000
+    rows = np.zeros((n, 16), np.uint32)
+    counters = kernel.declarations_shard(np.random.PCG64(13), n, _options("ru_seed"), rows=rows)
+    table = odds_table(counters, _options("ru_seed"))
+    row = table[(table.event == "carte blanche") & (table.player == "either")].iloc[0]
+    assert row["exact"] == float(Fraction(323, 289478))
+    blank = (rows[:, :2] & 0x70707070) == 0
+    assert not blank.all(axis=1).any()
+    assert row["count"] == blank.any(axis=1).sum() > 0
 
 
 def _options(preset):
@@ -116,9 +173,11 @@ def test_kernel_matches_reference_on_random_deals(preset, runslow):
     for p, who in enumerate(("elder", "younger")):
         assert counters["repik"][p] == rows[:, names.index(f"{who}_repik")].sum()
         assert np.array_equal(counters["total_hist"][p],
-                              np.bincount(rows[:, names.index(f"{who}_total")], minlength=128))
+                              np.bincount(rows[:, names.index(f"{who}_total")],
+                                          minlength=counters["total_hist"].shape[1]))
         assert np.array_equal(counters["uncontested_hist"][p],
-                              np.bincount(rows[:, names.index(f"{who}_uncontested")], minlength=128))
+                              np.bincount(rows[:, names.index(f"{who}_uncontested")],
+                                          minlength=counters["uncontested_hist"].shape[1]))
     assert counters["deals"][0] == n
 
 

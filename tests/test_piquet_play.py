@@ -2,6 +2,7 @@
 double-dummy search against plain minimax, the compiled deal engine against the reference, and
 invariants of whole simulated deals."""
 import random
+from math import comb
 
 import numpy as np
 import pytest
@@ -11,6 +12,7 @@ from analyzer.cards import PIQUET32
 from analyzer.games import get_game
 from analyzer.games.piquet import round10, score_declarations, score_deal, score_partie
 from analyzer.runner import RunConfig, run
+from analyzer.strategies import register
 
 import piquet_reference as ref
 
@@ -93,6 +95,12 @@ def test_partie_vectors(totals, preset, options, net, extra):
     assert r.finished and r.net == (net, -net)
     for key, value in extra.items():
         assert getattr(r, key) == value
+
+
+def test_deal_record_of_section_8_2():
+    # 54 against 21: the higher total writes the difference, 33, the other nothing.
+    assert score_partie([(54, 21)]).columns == (33, 0)
+    assert score_partie([(21, 54)]).columns == (0, 33)
 
 
 def test_p2_ceil_rounding_changes_third_korolik():
@@ -315,6 +323,43 @@ def test_search_methods_agree_on_longer_endgames(preset):
                 int(rng.random() < 0.5), rng.randint(10, 29), int(window), -1, options)
         values = {kernel.solve_position(*args, method=m)[0] for m in ("moves", "window", "mtdf")}
         assert len(values) == 1, (case, cards, values)
+
+
+class _NoteAllowed:
+    """An exchange strategy that notes the numbers of cards the engine lets each seat exchange, and
+    exchanges the fewest of them."""
+
+    def __init__(self):
+        self.allowed = {}
+
+    def choose_discard(self, view):
+        self.allowed.setdefault(view.seat, set()).add(view.allowed)
+        return sorted(view.hand)[:min(view.allowed)]
+
+
+@pytest.mark.parametrize("preset,allowed,discards", [("classic", (1, 2, 3, 4, 5), 1585),
+                                                     ("ru_seed", (0, 3, 4, 5), None)])
+def test_elder_legal_discards(preset, allowed, discards):
+    # §3.1 / §3.2: elder may put aside any k of his 12 cards for each k the engine allows; §3.2 counts
+    # 1,585 such discards under classic rules (§3.1 gives no count).
+    noted = _NoteAllowed()
+    name = register(f"note-allowed-{preset}", noted)
+    run(RunConfig("piquet", "deal", preset, deals=20, seed=2, strategies={"elder_exchange": name}))
+    assert noted.allowed.keys() == {"elder"}
+    (counts,) = noted.allowed["elder"]
+    assert counts == allowed
+    if discards is not None:
+        assert sum(comb(12, k) for k in counts) == discards
+
+
+def test_younger_may_take_every_card_left_in_python_strategies():
+    # classic §3.2: younger may take all the cards elder left (up to 8); a Python strategy is
+    # offered the same counts as the compiled ones (elder here takes the fewest: 1, leaving 7)
+    noted = _NoteAllowed()
+    name = register("note-allowed-younger", noted)
+    run(RunConfig("piquet", "deal", "classic", deals=20, seed=2,
+                  strategies={"elder_exchange": name, "younger_exchange": name}))
+    assert noted.allowed["younger"] == {(1, 2, 3, 4, 5, 6, 7)}
 
 
 def test_heuristic_exchange_keeps_a_made_hand():

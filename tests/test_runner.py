@@ -31,6 +31,13 @@ def test_invalid_configs(bad, message):
         config(**bad)
 
 
+@pytest.mark.parametrize("workers", [0, -3, 1.5, True, "2"])
+def test_run_refuses_a_bad_number_of_workers(workers):
+    # 0 or fewer workers once returned an empty "interrupted" result without a word
+    with pytest.raises(ValueError, match="workers must be a whole number of at least 1"):
+        run(RunConfig("piquet", "declarations", "ru_seed", 100, seed=1), workers=workers, progress=False)
+
+
 def test_config_is_frozen_and_resolved():
     c = config(overrides={"seq_values": [3, 4, 15, 16, 17, 18]})
     with pytest.raises(Exception):

@@ -215,5 +215,7 @@ def test_shard_counts_each_games_decisions_searches_and_nodes_with_their_squares
         game = core.hindsight_game(layout(pack), 3, 300, np.random.PCG64(9))
         counts = np.array([game["resigned"], game["decisions"], game["solves"], game["nodes"], game["truncated"]])
         assert counters["hindsight"].tolist() == counts.tolist()
-        assert counters["hindsight_sumsq"].tolist() == (counts.astype(np.int64) ** 2).tolist()
+        squares = [int(v) ** 2 for v in counts]
+        assert counters["hindsight_sq"].tolist() == squares[:3] + squares[4:]
+        assert core.exact_square_sum(counters["hindsight_nodes_sq"]) == squares[3]
         assert counters["actions_sumsq"][0] == counters["actions"][0] ** 2 == len(game["moves"]) ** 2

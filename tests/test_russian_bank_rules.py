@@ -30,6 +30,12 @@ def test_l1_complete_legal_set():
     assert moves(l1()) == L1_LEGAL
 
 
+def test_a_move_to_ones_own_waste_names_the_opponents_piles():
+    with pytest.raises(ValueError, match=r"load the opponent's piles with 'P1 stock'/'P1 waste'") as caught:
+        l1().parse_move("6D->waste")
+    assert "{" not in str(caught.value)
+
+
 @pytest.mark.parametrize("move, rule", [
     ("6D→h4", "same colour"), ("8H→h4", "not one rank below"), ("6D→P1 waste", "same suit"),
     ("4C→h2", "own waste"), ("5D→h2", "opponent"), ("9H→h2", "opponent"), ("TD→h0", "not one rank below"),

@@ -253,6 +253,24 @@ def test_solo_input_errors():
         VECTORS["S1"].solve(-1)
 
 
+@pytest.mark.parametrize("fields, message", [
+    (dict(stock=[99]), "not a card kind"), (dict(stock=[0, 0, 0]), "more than 1"),
+    (dict(hand=[True]), "not a card kind"), (dict(foundations=[20, 0, 0, 0]), "foundation height"),
+    (dict(foundations=[1, 0, 0, 0], stock=[0]), "more than 1"), (dict(houses=[[12, 11]] + [[]] * 3), "alternating"),
+    (dict(houses=[[]] * 3), "4 houses"), (dict(redeals=-1), "redeals"),
+])
+def test_a_position_built_from_kinds_is_checked_like_one_from_piles(fields, message):
+    # the compiled solver indexes 52-entry tables by these kinds: a kind of 99 once "won"
+    base = dict(stock=[], houses=[[]] * 4, foundations=[0, 0, 0, 0], hand=[], waste=[])
+    with pytest.raises(ValueError, match=message):
+        rb.SoloPosition(**{**base, **fields})
+
+
+def test_last_node_decade_collects_the_larger_counts():
+    table = rb.nodes_table({"nodes_hist": np.ones((3, 10), dtype=np.int64)})
+    assert table.nodes.iloc[0] == "[1e0, 1e1)" and table.nodes.iloc[-1] == ">= 1e9"
+
+
 def test_deal_layout():
     pos = rb.SoloPosition.deal(7)
     assert len(pos.stock) == 13 and len(pos.hand) == 35 and all(len(h) == 1 for h in pos.houses)

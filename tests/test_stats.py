@@ -5,7 +5,8 @@ import numpy as np
 import pytest
 from scipy.stats import binom
 
-from analyzer.stats import clustered_wilson, design_effect, histogram_quantile, mean_interval_if_counted, wilson
+from analyzer.stats import (clustered_wilson, design_effect, histogram_quantile, mean_interval, mean_interval_if_counted,
+                            wilson)
 
 
 def test_wilson_matches_the_score_formula():
@@ -33,15 +34,23 @@ def test_histogram_quantile_is_the_order_statistics_of_the_sorted_values():
         ordered = np.sort(values)
         for q in (0.1, 0.5, 0.9):
             estimate, low, high = histogram_quantile(np.bincount(values, minlength=40), q)
-            # ranks from 1: ceil(q n) for the estimate, the binomial quantiles for the bounds
+            # ranks from 1: ceil(q n) for the estimate, the binomial quantiles for the bounds; a
+            # bound whose rank is outside 1..n is not given by so few values (NaN)
             j, k = int(binom.ppf(0.025, n, q)), int(binom.ppf(0.975, n, q)) + 1
-            rank = lambda r: ordered[min(max(r, 1), n) - 1]  # noqa: E731
-            assert (estimate, low, high) == (rank(math.ceil(round(q * n, 9))), rank(j), rank(k))
-            assert low <= estimate <= high
-        if n % 2:   # the median of an odd count is the middle value, and its bounds sit symmetrically
-            j = max(int(binom.ppf(0.025, n, 0.5)), 1)
+            assert estimate == ordered[max(math.ceil(round(q * n, 9)), 1) - 1]
+            assert low == ordered[j - 1] if j >= 1 else np.isnan(low)
+            assert high == ordered[k - 1] if k <= n else np.isnan(high)
+            assert not low > estimate and not estimate > high
+        if n % 2 and n > 1:   # the median of an odd count is the middle value, its bounds symmetric
+            j = int(binom.ppf(0.025, n, 0.5))
             assert histogram_quantile(np.bincount(values), 0.5) == (ordered[n // 2], ordered[j - 1], ordered[n - j])
     assert all(np.isnan(v) for v in histogram_quantile(np.zeros(5, int), 0.5))
+    # ten values: the largest is below the true 90th percentile with probability 0.9^10 = 0.35,
+    # so it is no 95 % upper bound
+    assert np.isnan(histogram_quantile(np.bincount(range(10)), 0.9)[2])
+    for q in (0, 1, 1.5, -0.1):
+        with pytest.raises(ValueError, match="0 < q < 1"):
+            histogram_quantile(np.bincount(range(10)), q)
 
 
 def test_histogram_quantile_interval_has_its_stated_coverage():
@@ -68,6 +77,10 @@ def test_mean_interval_if_counted_leaves_the_interval_out_without_squares():
         mean, low, high = mean_interval_if_counted(18 if n == 3 else 3, total_sq, n)
         assert mean == (6.0 if n == 3 else 3.0) and np.isnan(low) and np.isnan(high)
     assert np.isnan(mean_interval_if_counted(0, None, 0)[0])
+    # no values: no mean; one value: a mean without an interval (not a point interval)
+    assert all(np.isnan(v) for v in mean_interval(0, 0, 0))
+    mean, low, high = mean_interval(7, 49, 1)
+    assert mean == 7 and np.isnan(low) and np.isnan(high)
 
 
 def test_design_effect_of_clustered_units():

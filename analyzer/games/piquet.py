@@ -283,7 +283,7 @@ class PythonSeats:
         player = self.players[slot]
         if kind == 0:
             me, dealt, available, counts = data
-            allowed = tuple(k for k in range(min(available, 5) + 1) if counts >> k & 1)
+            allowed = tuple(k for k in range(available + 1) if counts >> k & 1)   # younger: up to 8 in classic
             view = ExchangeView(PLAYERS[me], _cards(dealt), allowed, self.rules)
             discard = PIQUET32.parse(player.choose_discard(view), None, "discard")
             if len(discard) not in allowed or not set(discard) <= set(view.hand):
@@ -395,6 +395,50 @@ def exact_uncontested(seq_values: tuple, carte_blanche_value: int = 10, trio_val
 
 
 # ---------------------------------------------------------------------------------------------
+# Taking-in odds (§14.5): elder sees his 12 cards and draws 5 of the 20 he cannot see; younger,
+# after elder has taken all 5, draws the last 3 of the talon, also out of 20 cards unseen by him.
+
+UNSEEN = 32 - HAND_SIZE
+TAKEN_IN = {"elder": 5, "younger": 3}
+# (player, named cards, how many of them at least, the odds Cavendish printed), in his order
+CAVENDISH_TAKING_IN = (
+    ("elder", 1, 1, "3 to 1"), ("elder", 2, 2, "18 to 1"), ("elder", 3, 3, "113 to 1"),
+    ("elder", 4, 4, "968 to 1"), ("elder", 5, 5, "15503 to 1"), ("elder", 2, 1, "5 to 4"),
+    ("elder", 3, 1, "3 to 2 on"), ("elder", 3, 2, "6 to 1"), ("elder", 4, 1, "5 to 2 on"),
+    ("elder", 4, 2, "3 to 1"), ("elder", 4, 3, "32 to 1"),
+    ("younger", 1, 1, "17 to 3"), ("younger", 2, 2, "62 to 1"), ("younger", 3, 3, "1139 to 1"),
+    ("younger", 2, 1, "5 to 2"), ("younger", 3, 1, "3 to 2"), ("younger", 3, 2, "21 to 1"),
+    ("younger", 4, 1, "29 to 28 on"),
+)
+
+
+def chance_to_draw(named: int, at_least: int, drawn: int, unseen: int = UNSEEN) -> Fraction:
+    """Exact chance that at least `at_least` of `named` given cards are among `drawn` cards taken
+    at random from `unseen` cards (the hypergeometric tail)."""
+    if not 0 <= at_least <= named <= unseen or not 0 <= drawn <= unseen:
+        raise ValueError(f"cannot hope for {at_least} of {named} named cards drawing {drawn} of {unseen}")
+    ways = sum(comb(named, j) * comb(unseen - named, drawn - j) for j in range(at_least, min(named, drawn) + 1))
+    return Fraction(ways, comb(unseen, drawn))
+
+
+def taking_in_table() -> pd.DataFrame:
+    """The taking-in odds of §14.5: for each case of Cavendish's table the exact chance, the exact
+    odds (against, or on when likelier than not) and the odds he printed."""
+    rows = []
+    for player, named, at_least, cavendish in CAVENDISH_TAKING_IN:
+        p = chance_to_draw(named, at_least, TAKEN_IN[player])
+        ratio, side = ((1 - p) / p, "against") if p < Fraction(1, 2) else (p / (1 - p), "on")
+        if at_least == named:
+            hope = "the named card" if named == 1 else f"all {named} named cards"
+        else:
+            hope = f"at least {at_least} of {named} named cards"
+        rows.append(dict(player=player, drawn=TAKEN_IN[player], named=named, at_least=at_least, draw=hope,
+                         exact=p, probability=float(p), odds=f"{ratio.numerator} : {ratio.denominator} {side}",
+                         odds_to_one=float(ratio), cavendish=cavendish))
+    return pd.DataFrame(rows)
+
+
+# ---------------------------------------------------------------------------------------------
 # Tables from merged counters
 
 def _rate_rows(section: str, event: str, player: str, count, n, exact=None):
@@ -422,6 +466,7 @@ def _odds_events(counters: dict[str, np.ndarray]) -> list[tuple[str, str, str, i
         hand["void suit"] = counters["void_suit"][p]
         hand.update({f"uncontested value >= {v}": counters["uncontested_hist"][p, v:].sum() for v in UNCONTESTED_LEVELS})
         events += [("hand", event, who, count, n) for event, count in hand.items()]
+    events.append(("hand", "carte blanche", "either", counters["carte_blanche"].sum(), n))
     for c, category in enumerate(CATEGORIES):
         for w, winner in enumerate(("nobody", "elder", "younger")):
             events.append(("declarations", f"{category} scored by", winner, counters["category_winner"][c, w], n))
@@ -436,11 +481,11 @@ def odds_table(counters: dict[str, np.ndarray], rules: dict[str, Any], with_exac
                exact_counters: dict[str, np.ndarray] | None = None) -> pd.DataFrame:
     """One row per event: count, sample size, estimate, Wilson 95% interval, exact value if known.
 
-    Hand events are per player (each row's n is the number of deals); declaration rows describe
-    the contest between the two dealt hands. The exact values are those of a random deal (single
-    hand events, §14.1 and §14.3), or, given `exact_counters` (the counters of every deal of a
-    constrained run enumerated once, see exact_constrained), the exact conditional rate of every
-    row."""
+    Hand events are per player, carte blanche also for either hand (each row's n is the number of
+    deals); declaration rows describe the contest between the two dealt hands. The exact values
+    are those of a random deal (single hand events, §14.1 and §14.3), or, given `exact_counters`
+    (the counters of every deal of a constrained run enumerated once, see exact_constrained), the
+    exact conditional rate of every row."""
     exact: dict[tuple[str, str], Any] = {}
     if exact_counters is not None:
         exact = {(event, who): Fraction(int(k), m) for _, event, who, k, m in _odds_events(exact_counters)}
@@ -450,6 +495,8 @@ def odds_table(counters: dict[str, np.ndarray], rules: dict[str, Any], with_exac
                                  rules["trio_value"], rules["quatorze_value"])
         single.update({f"uncontested value >= {v}": Fraction(int(hist[v:].sum()), _ALL_HANDS) for v in UNCONTESTED_LEVELS})
         exact = {(event, who): value for event, value in single.items() for who in PLAYERS}
+        # the two hands are never both blank (that needs 24 of the 20 non-courts), so the chances add
+        exact[("carte blanche", "either")] = 2 * single["carte blanche"]
     rows = [_rate_rows(section, event, who, count, n, exact.get((event, who)))
             for section, event, who, count, n in _odds_events(counters)]
     for p, who in enumerate(PLAYERS):
@@ -1124,8 +1171,12 @@ def _deal_sections(ctx):
         "Cavendish (1882, §16.1 of the rules file) tabulated human play: elder repique nearly 27½ to 1, "
         "younger about 75 to 1, pique including repique 36 to 5 against, median deal scores 28 (elder) "
         "and 14 (younger), elder wins the cards about 5 to 3 on. The simulated values are those of "
-        "the strategies named in each row; human discarding and play differ from all of them.",
-        tables=[("Simulated classic piquet beside Cavendish", pd.DataFrame(rows + medians))])
+        "the strategies named in each row; human discarding and play differ from all of them. The last "
+        "table needs no simulation: it sets each of his odds of drawing named cards from the talon "
+        "beside the exact value (§14.5); only elder's \"at least 3 of 4\" (32 to 1, exactly 30.3 to 1) is off.",
+        tables=[("Simulated classic piquet beside Cavendish", pd.DataFrame(rows + medians)),
+                # the fractions as text: the Markdown writer would print them as decimals
+                ("Taking-in odds: exact beside Cavendish's", taking_in_table().astype({"exact": str}))])
     return [deals_section, cavendish]
 
 

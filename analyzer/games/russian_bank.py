@@ -365,7 +365,7 @@ class Position:
                     return 9 if rest == "stock" else 10
         if t in (f"p{me} stock", f"p{me} waste", "own waste", "waste", "stock"):
             raise ValueError(f"illegal move to {text!r}: a player's own stock and waste only take his "
-                             "discards (§4.2); load the opponent's piles with 'P{q} stock'/'P{q} waste'")
+                             f"discards (§4.2); load the opponent's piles with 'P{1 - me} stock'/'P{1 - me} waste'")
         raise ValueError(f"unknown destination {text!r}; use F, h0..h7, P{1 - me} stock or P{1 - me} waste")
 
     def _parse_sources(self, text: str) -> list[int]:
@@ -570,6 +570,26 @@ class SoloPosition:
     hand: list[int]
     waste: list[int]
     redeals: int = 0
+
+    def __post_init__(self):
+        """The checks of from_piles for a position built from card kinds (0..51, suit-major S H D
+        C): kinds in range, each card once (piles and foundations), houses descending in
+        alternating colours; the compiled solver trusts all of this."""
+        if len(self.houses) != SOLO_HOUSES:
+            raise ValueError(f"a SOLO layout has {SOLO_HOUSES} houses, got {len(self.houses)}")
+        if len(self.foundations) != 4:
+            raise ValueError(f"a SOLO layout has 4 foundations (S H D C), got {len(self.foundations)}")
+        self.foundations = [parsing.integer("foundation height", f, 0, 13) for f in self.foundations]
+        piles = {"stock": self.stock, "hand": self.hand, "waste": self.waste,
+                 **{f"house h{i}": h for i, h in enumerate(self.houses)}}
+        for name, pile in piles.items():
+            for k in pile:
+                if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 0 <= k < 52:
+                    raise ValueError(f"the {name} holds {k!r}, which is not a card kind (0..51)")
+        for i, h in enumerate(self.houses):
+            _check_house(list(h), f"h{i}")
+        _check_copies(piles, [13 * s + r for s in range(4) for r in range(self.foundations[s])], copies=1)
+        self.redeals = parsing.integer("redeals", self.redeals, 0, 10**6)
 
     @classmethod
     def from_piles(cls, foundations="0 0 0 0", stock="", houses=("", "", "", ""), hand="", waste="",
@@ -925,9 +945,10 @@ def solvability_table(counters: dict, label: str = "") -> pd.DataFrame:
 def nodes_table(counters: dict) -> pd.DataFrame:
     hist = counters["nodes_hist"]
     rows = []
+    last = hist.shape[1] - 1              # the last decade collects every larger count too
     for d in range(hist.shape[1]):
-        rows.append(dict(nodes=f"[1e{d}, 1e{d + 1})", won=int(hist[0, d]), lost=int(hist[1, d]),
-                         unresolved=int(hist[2, d])))
+        rows.append(dict(nodes=f"[1e{d}, 1e{d + 1})" if d < last else f">= 1e{d}", won=int(hist[0, d]),
+                         lost=int(hist[1, d]), unresolved=int(hist[2, d])))
     return pd.DataFrame(rows)
 
 
@@ -1089,15 +1110,19 @@ def blind_table(counters: dict, label: str = "") -> pd.DataFrame:
     redeals, redeals_sq = _exact_sums(counters, "redeals", "redeals_hist")
     if "hindsight" in counters:       # the hindsight policy (open pool: no discards, no redeals)
         resigned, decisions, solves, nodes, truncated = (int(x) for x in counters["hindsight"])
+        # (runs stored before 0.8.12 counted the squares otherwise: their means have no interval)
+        squares = counters.get("hindsight_sq", [None] * 4)
+        nodes_sq = (core.exact_square_sum(counters["hindsight_nodes_sq"]) if "hindsight_nodes_sq" in counters
+                    else None)
         return pd.DataFrame([
             _rate(label, "win", win, n), _rate(label, "lost: no move", stuck - resigned, n),
             _rate(label, "lost: resigned (no move won in any sampled stock order)", resigned, n),
             _rate(label, HINDSIGHT_CIRCLES, cycle, n),
             _mean(label, "mean moves per game", counters["actions"][0], n, _sumsq(counters, "actions")),
             _mean(label, "mean cards left when lost", left_sum, n - win, left_sq),
-            _mean(label, "mean sampled decisions per game", decisions, n, _sumsq(counters, "hindsight", 1)),
-            _mean(label, "mean solver searches per game", solves, n, _sumsq(counters, "hindsight", 2)),
-            _mean(label, "mean solver nodes per game", nodes, n, _sumsq(counters, "hindsight", 3)),
+            _mean(label, "mean sampled decisions per game", decisions, n, squares[1]),
+            _mean(label, "mean solver searches per game", solves, n, squares[2]),
+            _mean(label, "mean solver nodes per game", nodes, n, nodes_sq),
             _rate(label, "move lists cut short (must be 0)", truncated, n)])
     rows = [_rate(label, "win", win, n), _rate(label, "lost: no action left", stuck, n),
             _rate(label, "lost: cycle (k = ∞, the position repeats)", cycle, n),

@@ -47,7 +47,9 @@ from analyzer._core.core import given_rows
 cnp.import_array()
 
 cdef enum:
-    DEAL_MAX = 300               # deal totals never exceed 261
+    # A deal total at the option limits: declarations 1,008, repik and pik 500 each, open capot 400,
+    # the cards 100, a failed open capot's 80 and 44 play points: below 2,700 (261 by default)
+    DEAL_MAX = 2700
     PLAY_MAX = 64
     NET_OFFSET = 500             # partie net results in tens, -5000 .. +5000
     NET_BINS = 1001

@@ -20,7 +20,9 @@ cdef enum:
     RANK_ACE = 7
     COURTS = 0x70707070          # J, Q, K in every suit
     SET_RANKS = 0xF8             # ten to ace: the ranks that make sets (bit = rank)
-    MAX_TOTAL = 128              # a hand's declarations never exceed 97
+    # A hand's declarations at the option limits (100 a category): carte blanche twice (dealt and
+    # final), a point of 8, four sequences and four sets of 12 cards: at most 1,008 (97 by default)
+    MAX_TOTAL = 1024
     N_CATEGORIES = 4             # carte blanche, point, sequences, sets (reckoning order)
     MIN_SEQ = 3
     ELDER = 0

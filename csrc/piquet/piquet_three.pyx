@@ -45,8 +45,10 @@ from piquet_three_strategies cimport *
 cnp.import_array()
 
 cdef enum:
-    DEAL3_MAX = 300              # a three-handed deal total stays below 290
-    PLAY3_MAX = 32
+    # A deal total at the option limits: declarations 1,008, repik and pik 500 each, capot 200,
+    # леза 100 and 39 play points: below 2,400 (290 by default)
+    DEAL3_MAX = 2400
+    PLAY3_MAX = 40               # 10 leads, 9 other tricks and a last trick of at most 20
     MAX_GAME_DEALS = 80          # a game not decided by then is counted unfinished
     N_SCORE_FIELDS = 8
 

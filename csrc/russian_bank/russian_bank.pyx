@@ -958,7 +958,7 @@ def blind_shard(object deal_bitgen, int n_deals, dict options, rows=None, object
     solve = options.get("solve")
     cdef bint solving = solve is not None, keep_rows = rows is not None, hindsight = pol == POLICY_HINDSIGHT
     cdef int32_t[:, ::1] out_rows
-    cdef int64_t[::1] hc, hc_sq
+    cdef int64_t[::1] hc, hc_sq, hc_nodes_sq
     if b == NULL:
         raise MemoryError()
     try:
@@ -998,9 +998,13 @@ def blind_shard(object deal_bitgen, int n_deals, dict options, rows=None, object
             raise
     if hindsight:
         counters["hindsight"] = np.zeros(5, dtype=np.int64)
-        counters["hindsight_sumsq"] = np.zeros(5, dtype=np.int64)
+        # squares per game: resigned, decisions, solves, truncated; the nodes' (up to samples x
+        # budget x decisions a game) exactly in limbs (add_square)
+        counters["hindsight_sq"] = np.zeros(4, dtype=np.int64)
+        counters["hindsight_nodes_sq"] = np.zeros(SQUARE_LIMBS, dtype=np.int64)
         hc = counters["hindsight"]
-        hc_sq = counters["hindsight_sumsq"]
+        hc_sq = counters["hindsight_sq"]
+        hc_nodes_sq = counters["hindsight_nodes_sq"]
         try:
             hindsight_contexts(&hx, &sx, options["sample_budget"])
         except MemoryError:
@@ -1034,8 +1038,8 @@ def blind_shard(object deal_bitgen, int n_deals, dict options, rows=None, object
                     hc_sq[0] += hs.resigned * hs.resigned
                     hc_sq[1] += <int64_t>hs.decisions * hs.decisions
                     hc_sq[2] += <int64_t>hs.solves * hs.solves
-                    hc_sq[3] += <int64_t>hs.nodes * hs.nodes
-                    hc_sq[4] += hs.truncated * hs.truncated
+                    add_square(&hc_nodes_sq[0], hs.nodes)
+                    hc_sq[3] += hs.truncated * hs.truncated
                 else:
                     blind_deal(b, pack, k)
                     blind_play(b, pol)
