@@ -378,12 +378,18 @@ def test_thresholds_and_match_analyses():
     assert m["matches"][0] == 300 == m["winner"].sum() == m["deals"].sum()
     assert m["winner_total"][:33].sum() == 0                       # the winner reached the target
     assert m["winner"][2] == 0                                     # a tie over the target plays on
+    assert m["unfinished"][0] == 0
+    # a long match is played to its end (matches were once cut at 63 deals and "won" by the leader)
+    m = run(RunConfig("square", "match", "r1", 20, seed=4, overrides={"match_target": 1000})).counters
+    assert m["winner"][:2].sum() == 20 and m["unfinished"][0] == 0
+    assert m["winner_total"][:1000].sum() == 0 and m["deals"][:100].sum() == 0
+    assert "unfinished after 4,096 deals" in set(match_table(m, GAME.resolve_rules("r1")).event)
     m = run(RunConfig("square", "match", "r1", 300, seed=4, shard_size=100, overrides={"match": "deals"})).counters
     assert m["deals"][4] == 300 == m["total_deals"][0] // 4        # §1 #7: 4 deals with two players
     assert m["winner"].sum() == 300
     m = run(RunConfig("square", "match", "r1_four", 200, seed=4, overrides={"match": "deals"})).counters
     assert m["deals"][2] == 200                                    # 2 deals with four players
-    assert len(match_table(m, GAME.resolve_rules("r1_four"))) == 5
+    assert len(match_table(m, GAME.resolve_rules("r1_four"))) == 6
 
 
 # ---------------------------------------------------------------------------------------------

@@ -382,7 +382,9 @@ def match_table(counters: dict, rules: dict) -> pd.DataFrame:
     m = int(counters["matches"][0])
     c, t, tsq = histogram_moments(counters["deals"])
     rows = [_rate("side A wins", counters["winner"][0], m), _rate("side B wins", counters["winner"][1], m),
-            _rate("drawn", counters["winner"][2], m), _mean_row("deals per match", t, tsq, c),
+            _rate("drawn", counters["winner"][2], m),
+            _rate(f"unfinished after {len(counters['deals']) - 1:,} deals", counters["unfinished"][0], m),
+            _mean_row("deals per match", t, tsq, c),
             _rate("deals closed", counters["closed_deals"][0], counters["total_deals"][0])]
     table = pd.DataFrame(rows)
     table["count"] = table["count"].astype("Int64")

@@ -435,7 +435,8 @@ def new_match_counters():
     return {
         "matches": np.zeros(1, np.int64),
         "winner": np.zeros(3, np.int64),                  # side A, side B, drawn (fixed deals)
-        "deals": np.zeros(MAX_TURNS, np.int64),           # deals per match
+        "unfinished": np.zeros(1, np.int64),              # still level or short of the target after MATCH_MAX_DEALS
+        "deals": np.zeros(MATCH_MAX_DEALS + 1, np.int64), # deals per match
         "closed_deals": np.zeros(1, np.int64),
         "total_deals": np.zeros(1, np.int64),
         "winner_total": np.zeros(MATCH_TOTAL_BINS, np.int64),   # final total of the winner (capped)
@@ -445,12 +446,14 @@ def new_match_counters():
 
 def match_shard(deal_generator, strategy_generator, Py_ssize_t n_matches, dict spec):
     """Whole matches: the first mover rotates to the left every deal; to the target (both sides
-    over it: the higher total wins, a tie plays on) or a fixed number of deals."""
+    over it: the higher total wins, a tie plays on) or a fixed number of deals. A match not over
+    after MATCH_MAX_DEALS deals is counted unfinished, not won."""
     cdef Rules r = rules_from(spec)
     cdef Policy policy = policy_from(spec)
     counters = new_match_counters()
     cdef int64_t[::1] matches = counters["matches"]
     cdef int64_t[::1] winner = counters["winner"]
+    cdef int64_t[::1] unfinished = counters["unfinished"]
     cdef int64_t[::1] deals_hist = counters["deals"]
     cdef int64_t[::1] closed_deals = counters["closed_deals"]
     cdef int64_t[::1] total_deals = counters["total_deals"]
@@ -490,13 +493,17 @@ def match_shard(deal_generator, strategy_generator, Py_ssize_t n_matches, dict s
                     done = n >= r.match_deals
                 else:
                     done = (total[0] >= r.match_target or total[1] >= r.match_target) and total[0] != total[1]
-                done = done or n >= MAX_TURNS - 1     # safety cap: a match that never ends
                 if done:
                     w = 0 if total[0] > total[1] else (1 if total[1] > total[0] else 2)
-            winner[w] += 1
-            if w < 2:
-                winner_total[max(0, min(total[w], MATCH_TOTAL_BINS - 1))] += 1
-                loser_total[max(0, min(total[1 - w], MATCH_TOTAL_BINS - 1))] += 1
+                elif n >= MATCH_MAX_DEALS:
+                    break
+            if not done:
+                unfinished[0] += 1
+            else:
+                winner[w] += 1
+                if w < 2:
+                    winner_total[max(0, min(total[w], MATCH_TOTAL_BINS - 1))] += 1
+                    loser_total[max(0, min(total[1 - w], MATCH_TOTAL_BINS - 1))] += 1
             deals_hist[n] += 1
             total_deals[0] += n
         matches[0] = n_matches

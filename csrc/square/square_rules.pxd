@@ -28,7 +28,8 @@ cdef enum:
     REMOVE_COST = 1            # a removal must gain more than this to beat a discard
     MAX_LOG = 128
     N_THRESHOLD_VARIANTS = 8
-    MATCH_TOTAL_BINS = 256
+    MATCH_TOTAL_BINS = 1152    # final totals: a target of at most 1,000 and a last deal; the last bin takes more
+    MATCH_MAX_DEALS = 4096     # a match not over after this many deals is counted unfinished
     UNSET = -1000000000         # empty slot of the value cache
 
 cdef enum:  # action kinds (CLOSE only in the log: closing at the start of a turn)
