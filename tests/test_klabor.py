@@ -450,3 +450,16 @@ def test_strategic_bella_only_hides_a_bella_that_cannot_save_the_maker():
         else:
             assert (fq["score_elder"], fq["score_dealer"]) == (fa["score_elder"], fa["score_dealer"])
     assert hidden > 10
+
+
+def test_deal_outcomes_add_up_with_schmeiss_and_without_any_played_deal():
+    # void (both pass twice), annulled by schmeiss and made are three different ends of a deal:
+    # the void row once counted the annulled deals a second time
+    c = run(RunConfig("klabor", "deals", "standard", 4000, seed=3, overrides={"schmeiss": True})).counters
+    table = k.deals_table(c).set_index("event")
+    void, annulled = table.loc["void deal (both pass twice)", "count"], table.loc["annulled by schmeiss", "count"]
+    assert annulled > 0 and void + annulled + table.loc["maker", "count"].sum() == 4000
+    # no deal played (a threshold nobody reaches): the per-played-deal means are missing, not 0
+    c = run(RunConfig("klabor", "deals", "standard", 1, seed=3, overrides={"threshold": 120})).counters
+    means = k.deals_table(c).set_index("event").loc[["mean score per played deal"], ["n", "estimate"]]
+    assert (means.n == 0).all() and means.estimate.isna().all()

@@ -301,9 +301,10 @@ def odds_table(counters: dict[str, np.ndarray]) -> pd.DataFrame:
 def deals_table(counters: dict[str, np.ndarray]) -> pd.DataFrame:
     """Bidding and baits on single deals: who makes, in which round, and how often he is baited."""
     n = int(counters["deals"][0])
-    rows = [_rate_row("void deal (both pass twice)", counters["void"][0], n, who="", round="")]
-    if counters["schmeiss_annulled"][0]:
-        rows.append(_rate_row("annulled by schmeiss", counters["schmeiss_annulled"][0], n, who="", round=""))
+    annulled = int(counters["schmeiss_annulled"][0])   # the kernel counts these among the void deals too
+    rows = [_rate_row("void deal (both pass twice)", counters["void"][0] - annulled, n, who="", round="")]
+    if annulled:
+        rows.append(_rate_row("annulled by schmeiss", annulled, n, who="", round=""))
     for s, seat in enumerate(SEATS):
         for r, rnd in enumerate(ROUNDS):
             rows.append(_rate_row("maker", counters["made"][s, r], n, who=seat, round=rnd))
@@ -381,11 +382,12 @@ def games_table(counters: dict[str, np.ndarray]) -> pd.DataFrame:
     voids_sq = counters["void_deals_sq"][0] if "void_deals_sq" in counters else None   # (not before 0.8.11)
     rows.append(row("void deals per game (mean)", games,
                     *mean_interval_if_counted(int(counters["void_deals"][0]), voids_sq, games)))
-    rows.append(row("first deal's elder wins the game", finished, counters["winner"][0] / max(finished, 1),
-                    *wilson(counters["winner"][0], finished)))
+    # (no finished game: no estimate, rather than a rate of 0)
+    rows.append(row("first deal's elder wins the game", finished,
+                    counters["winner"][0] / finished if finished else np.nan, *wilson(counters["winner"][0], finished)))
     count, total, total_sq = histogram_moments(counters["margin_hist"])
-    rows.append(row("winning margin (mean)", count, *mean_interval(total, total_sq, max(count, 1))))
-    rows.append(row("unfinished games (the deal cap reached)", games, unfinished / max(games, 1),
+    rows.append(row("winning margin (mean)", count, *mean_interval(total, total_sq, count)))
+    rows.append(row("unfinished games (the deal cap reached)", games, unfinished / games if games else np.nan,
                     *wilson(unfinished, games)))
     return pd.DataFrame(rows)
 

@@ -334,12 +334,13 @@ def _labels(strategies: dict | None) -> dict[str, str]:
 
 def _declaration_share(counters: dict) -> dict:
     """Declaration points over all points of the deals, with the interval of a ratio of per-deal
-    sums where the run kept their moments (runs stored before 0.8.11: the histograms' sums only)."""
+    sums where the run kept their moments (runs stored before 0.8.11: the histograms' sums only),
+    kept inside [0, 1] (a share of points)."""
     if "points_moments" in counters:
         d, t, dd, tt, dt = (int(v) for v in counters["points_moments"])
         if d + t:
             share, low, high = ratio_interval(d, d + t, dd, dd + 2 * dt + tt, dd + dt, int(counters["deals"][0]))
-            return dict(estimate=share, ci_low=low, ci_high=high)
+            return dict(estimate=share, ci_low=max(low, 0.0), ci_high=min(high, 1.0))
     decl = sum(histogram_moments(counters["decl_hist"][r])[1] for r in range(2))
     tricks = sum(histogram_moments(counters["trick_points_hist"][r])[1] for r in range(2))
     return dict(estimate=decl / (decl + tricks) if decl + tricks else np.nan, ci_low=np.nan, ci_high=np.nan)
