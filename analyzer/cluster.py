@@ -1,8 +1,8 @@
 """Running shards on a Dask cluster.
 
 ``DaskExecutor(address)`` is a ``concurrent.futures.Executor`` backed by a ``distributed.Client``
-connected to an existing scheduler (``tcp://HOST:PORT``). The runner submits ``run_shard(config,
-index)`` to it exactly as to a thread or process pool, so a run's result does not depend on where
+connected to an existing scheduler (``tcp://HOST:PORT``). The runner submits each shard (``run_shard(config,
+index)``, timed) to it exactly as to a thread or process pool, so a run's result does not depend on where
 its shards ran: only the frozen config and the shard index travel to the workers, which need the
 installed package and nothing else. A worker that dies loses only the shards it was running; the
 scheduler runs them again elsewhere.

@@ -241,6 +241,8 @@ class _Expression:
                 self._fail(node, "only whole numbers and quoted cards are allowed")
             if isinstance(node.value, str):
                 return "set", np.uint32(self.deck.mask(node.value, what="'where' cards"))
+            if not -2 ** 63 <= node.value < 2 ** 63:
+                self._fail(node, f"the number {node.value} is out of range")
             return "num", np.int64(node.value)
         if isinstance(node, ast.Call):
             if not isinstance(node.func, ast.Name) or node.func.id not in ("count", "longest") \

@@ -56,9 +56,3 @@ cdef inline int rank_count32(mask32 hand, int rank) noexcept nogil:
 
 cdef inline int rank_count64(mask64 hand, int rank) noexcept nogil:
     return popcount64((hand >> rank) & <uint64_t>0x0001000100010001)
-
-cdef inline mask32 rank_column32(int rank) noexcept nogil:
-    return (<mask32>RANK_COLUMN32) << rank
-
-cdef inline mask64 rank_column64(int rank) noexcept nogil:
-    return (<mask64>0x0001000100010001) << rank

@@ -61,6 +61,7 @@ def config(deals=12_000, seed=5, analysis="declarations", shard_size=3_000, **co
     ({"where": "count(younger & 'AS 6S') > 1"}, "not in the 32-card piquet pack"),
     ({"where": "younger > 3"}, "compare numbers"),
     ({"where": "count(2) > 1"}, "expected a card set"),
+    ({"where": "count(younger) > 99999999999999999999"}, "the number 99999999999999999999 is out of range"),
     ({"where": "no_such_module_xyz:f"}, "--where predicate 'no_such_module_xyz:f': cannot import"),
     ({"where": 3}, "'where' must be an expression"),
     ({"where": lambda hands: hands}, "must be importable"),

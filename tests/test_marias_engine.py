@@ -148,6 +148,10 @@ def test_play_deal_given_sequence_and_settlement():
     (dict(tricks="7D AH"), "must trump"),
     (dict(tricks="AC 7C 7S AC"), "duplicate card|played twice"),
     (dict(contract="sedma"), "trump 7"),
+    # rear trumps trick 1 and leads AD; neither of forehand's 7D 8D beats it, so the 7D is kept
+    # back by the announced seven, not by the duty to beat
+    (dict(contract="sedma", trump="D", tricks="9C JC 9D AD 7D"),
+     "trick 2, card 2: forehand may not play 7D: the announced trump 7 must be kept"),
     (dict(talon="AD JD"), "duplicate|given twice"),
     (dict(hands=HANDS[:2]), "three hands"),
     (dict(trump="X"), "trump"),

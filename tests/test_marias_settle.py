@@ -178,9 +178,14 @@ def test_lost_stovka_against_the_defenders_ticha_stovka(max_hlas):
     (dict(game="hra", trump="S", seven="won_def", last="actor"), "contradicts"),
     (dict(game="sedma", trump="S", sedma_proti=True), "sedma proti"),
     (dict(game="hra", trump="S", hlasy_actor=[30]), "hlasy_actor"),
-    (dict(game="hra", trump="S", k={"hra": -1}), "non-negative"),
+    (dict(game="hra", trump="S", k={"hra": -1}), "doublings from 0 to 10"),
+    (dict(game="hra", trump="S", k={"hra": 2 ** 70}), "doublings from 0 to 10"),   # (once hung on 2^2^70)
     (dict(game="hra", trump="S", k={"flek": 1}), "unknown parts"),
     (dict(game="maly", actor_tricks=11), "actor_tricks"),
+    # the money options are checked as the rules' are (a cap of -3 once made a lost Hra pay the actor)
+    (dict(game="hra", trump="S", cp_actor=10, deal_cap=-3), "deal_cap must be an integer from 0"),
+    (dict(game="hra", trump="S", ticha_stovka_rate="nonsense"), "ticha_stovka_rate must be one of full, half"),
+    (dict(game="hra", trump="S", sto_a_sedem_step=5), "sto_a_sedem_step"),
 ])
 def test_bad_input(bad, message):
     with pytest.raises(ValueError, match=message):

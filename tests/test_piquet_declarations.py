@@ -193,6 +193,12 @@ def _within(estimate_count, n, p, sigmas=4.5):
     return abs(estimate_count / n - p) <= sigmas * se + 1e-12
 
 
+@pytest.mark.parametrize("n", [3, 33, 0])
+def test_exact_hand_probabilities_refuse_impossible_hand_sizes(n):
+    with pytest.raises(ValueError, match="hand size must be an integer from 4 to 32"):
+        exact_hand_probabilities(n)
+
+
 def test_monte_carlo_matches_exact_hand_probabilities(runslow):
     deals = 4_000_000 if runslow else 400_000
     result = run(RunConfig("piquet", "declarations", "ru_seed", deals=deals, seed=20261130), workers=2)

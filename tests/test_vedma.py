@@ -308,6 +308,9 @@ def test_session_rotation_evens_out_over_a_round():
     # Loser deals: the player who just lost sits at the dealer's seat (loss 0.4) next deal.
     two = session_expectations(seat_loss, "loser", 2)
     assert np.isclose(two.expected_losses.sum(), 2)
+    for deals in (0, -5):               # once NaN shares or silent zeros
+        with pytest.raises(ValueError, match="deals must be an integer from 1"):
+            session_expectations(seat_loss, "rotate", deals)
 
 
 def test_length_table_adds_up():

@@ -66,8 +66,9 @@ def _check_k(k: Mapping[str, Any], what: str) -> dict[str, int]:
     out = {}
     for key in PART_KEYS:
         value = k.get(key, 0)
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise ValueError(f"{what}[{key!r}] must be a non-negative integer, got {value!r}")
+        top = _INTS["max_doublings"][1]       # the most any rules allow (each doubling doubles the part)
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= top:
+            raise ValueError(f"{what}[{key!r}] must be a whole number of doublings from 0 to {top}, got {value!r}")
         out[key] = value
     unknown = set(k) - set(PART_KEYS)
     if unknown:
@@ -101,7 +102,7 @@ def settle(game: str, trump: str | None = None, k: Mapping[str, int] | Sequence[
     unknown = set(options) - set(SETTLEMENT_DEFAULTS)
     if unknown:
         raise ValueError(f"unknown settlement options {sorted(unknown)}")
-    o = {**SETTLEMENT_DEFAULTS, **options}
+    o = {**SETTLEMENT_DEFAULTS, **{key: validate_option(key, value) for key, value in options.items()}}
     if game not in GAMES:
         raise ValueError(f"unknown game {game!r}; choose one of {', '.join(GAMES)}")
     if k is None:
@@ -912,27 +913,25 @@ class DealResult:
         return explain_deal(self)
 
 
-def _suit_holdings(cards) -> dict[str, list[str]]:
-    return {s: [c for c in cards if c[1] == s] for s in "SHDC"}
-
-
 def _illegal_reason(hand: list[str], trick: list[str], card: str, trump: str | None, order: str,
                     seven_guard: bool, queen_first: bool, legal: list[str]) -> str:
-    """Which duty of §5.3 a card breaks (the legal set comes from the kernel)."""
-    if trick:
-        led = trick[0][1]
-        if card[1] != led and any(c[1] == led for c in hand):
-            return f"must follow suit {led}"
-        if card[1] == led and any(c[1] == led for c in legal):
+    """Which duty of §5.3 a card breaks (the legal set comes from the kernel; `order` is the rank
+    order, low to high): following suit first, then the announced seven and the queen of a pair,
+    which hold whatever the trick, then beating, trumping and over-trumping."""
+    led = trick[0][1] if trick else None
+    if led and card[1] != led and any(c[1] == led for c in hand):
+        return f"must follow suit {led}"
+    if seven_guard and trump and card == "7" + trump:
+        return "the announced trump 7 must be kept while another card is legal"
+    if queen_first and card[0] == "K" and "Q" + card[1] in legal:
+        return "hlas_queen_first: the Q must be played before the K of a held pair"
+    if led:
+        if card[1] == led and any(c[1] == led and order.index(c[0]) > order.index(card[0]) for c in legal):
             return f"must beat the trick with a higher {led} if able"
         if trump and card[1] != trump and any(c[1] == trump for c in hand):
             return "void in the suit led: must trump"
         if trump and card[1] == trump:
             return "must over-trump if able"
-    if seven_guard and trump and card == "7" + trump:
-        return "the announced trump 7 must be kept while another card is legal"
-    if queen_first and card[0] == "K":
-        return "hlas_queen_first: the Q must be played before the K of a held pair"
     return "not a legal card here"
 
 
@@ -1043,7 +1042,6 @@ def play_deal(hands: Sequence[Cards], talon: Cards, contract: str, trump: str | 
     cards = [MARIAS32.card(b) for b in out["cards"]]
     if out["error"]:
         i = out["error_index"]
-        seat = (None if i >= len(out["seats"]) else out["seats"][i])
         # the seat to play: leader of the trick, then around the table
         trick_no, pos = divmod(i, 3)
         leader = first_leader if trick_no == 0 else out["trick_winners"][trick_no - 1]

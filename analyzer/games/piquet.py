@@ -357,6 +357,7 @@ def _set_counts(n: int) -> dict[tuple[int, bool], int]:
 def exact_hand_probabilities(n: int = HAND_SIZE) -> dict[str, Fraction]:
     """Exact probabilities of single-hand events for an n-card hand dealt from 32 cards (n = 12
     gives the table of rules/piquet.md §14.1, n = 10 the three-handed hand)."""
+    n = parsing.integer("hand size", n, 4, 32)         # the four-aces event needs 4 cards
     total = comb(32, n)
     sets = _set_counts(n)
     p = {

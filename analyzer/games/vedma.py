@@ -705,6 +705,7 @@ def session_expectations(seat_loss, next_dealer: str, deals: int) -> pd.DataFram
     dealer). The deals are independent given the seats, so this is exact for exact inputs."""
     seat_loss = np.asarray([float(x) for x in seat_loss])
     n = len(seat_loss)
+    deals = parsing.integer("deals", deals, 1, 10**9)
     if next_dealer not in _CHOICES["next_dealer"]:
         raise ValueError(f"next_dealer must be rotate or loser, got {next_dealer!r}")
     dealer = np.zeros(n)

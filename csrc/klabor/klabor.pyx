@@ -458,11 +458,6 @@ def sequence_info(long long hand, int trump, dict spec):
     return sequence_key(<mask32>hand, trump, &rules), sequence_sum(<mask32>hand, &rules)
 
 
-def strength_of(long long hand, int trump, int turnup=-1):
-    """Bidding strength of a hand for a candidate trump (turnup >= 0 if the dix would apply)."""
-    return bid_strength(<mask32>hand, trump, turnup)
-
-
 # ---------------------------------------------------------------------------------------------
 # Sequence and bella odds on dealt hands (rules §10)
 
@@ -491,7 +486,6 @@ cdef inline int longest_run(mask32 hand) noexcept nogil:
 cdef enum:
     GIVEN_SUIT = 1               # hearts: the "given suit" of the §10 single-suit and bella figures
     N_ODDS_EVENTS = 8
-ODDS_SUIT = GIVEN_SUIT
 ODDS_EVENTS = ("6 cards: at least a terts", "6 cards: poltinnik (run >= 4)", "9 cards: at least a terts",
                "9 cards: run >= 4", "9 cards: best is exactly a terts", "9 cards: run >= 3 in hearts",
                "6 cards: bella in hearts", "9 cards: bella in hearts")

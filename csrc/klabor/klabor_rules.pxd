@@ -197,9 +197,6 @@ cdef struct DealResult:
 cdef inline int card_suit(int card) noexcept nogil:
     return card >> 3
 
-cdef inline int card_rank(int card) noexcept nogil:
-    return card & 7
-
 cdef inline mask32 suit_mask(int suit) noexcept nogil:
     return (<mask32>0xFF) << (8 * suit)
 

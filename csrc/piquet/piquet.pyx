@@ -123,7 +123,7 @@ def declarations_shard(bit_generator, Py_ssize_t n_deals, dict rules_spec, rows=
 
     Returns the counters of new_declaration_counters(). If `rows` is a uint32 array of shape
     (n_deals, ROW_WIDTH), each deal's hands and scores are written to it as well. If `given` is
-    a uint8 array of shape (n_deals, 32) (constrained deals, see given_deals), its rows are the
+    a uint8 array of shape (n_deals, 32) (constrained deals, see core.given_rows), its rows are the
     shuffled packs instead of dealing."""
     cdef PiquetRules rules = rules_from(rules_spec)
     cdef SuitTables tables

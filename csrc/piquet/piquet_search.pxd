@@ -32,7 +32,7 @@ cdef enum:
 
 
 cdef struct TTEntry:             # 16 bytes; an empty entry has key == 0, which no position has
-    uint64_t key                 # relative_key of the hands | state_extra << 40
+    uint64_t key                 # the hands' four 9-bit suit codes | state_extra << 40
     int16_t lower
     int16_t upper
     int8_t best                  # the best lead, as 8 * suit + its rank among the suit's cards in play
