@@ -29,7 +29,7 @@ from statsmodels.stats.multitest import multipletests
 
 from .games import get_game
 from .runner import DEFAULT_SHARD_SIZE, RunConfig, run
-from .stats import CONFIDENCE
+from .stats import CONFIDENCE, MIN_NORMAL_N
 
 COMPARE_COUNTERS = ("pairs", "diff_sum", "diff_sq_sum", "wins", "draws", "losses",
                     "a_sum", "a_sq_sum", "b_sum", "b_sq_sum")
@@ -52,8 +52,12 @@ def summarize(counters: dict, alpha: float) -> dict:
     t = scipy_stats.t.ppf(1 - alpha / 2, n - 1)
     if se_paired > 0:
         p = 2 * scipy_stats.t.sf(abs(mean) / se_paired, n - 1)
-    else:  # every deal gave the same difference
+    elif n >= MIN_NORMAL_N:  # every one of many deals gave the same difference
         p = 1.0 if mean == 0 else 0.0
+    else:                    # a handful of equal differences proves nothing: no interval, no p
+        p = se_paired = np.nan
+    if se_unpaired == 0 and n < MIN_NORMAL_N:
+        se_unpaired = np.nan
     return {
         "deals": n,
         "mean_a": c["a_sum"] / n,

@@ -343,8 +343,8 @@ def write_report(name: str, title: str, sections: list[Section], ctx: ReportCont
     legend = ("Every rate is shown with its 95% Wilson interval and its sample size `n` (a rate pooled over "
               "the hands of a deal, which are not independent, at the effective sample size that the "
               "variance between deals gives; a share of units that come in deals with the interval of a "
-              "ratio); means with a 95% normal interval, medians and percentiles with the "
-              "distribution-free interval of two order statistics. `exact` is the exact value where one "
+              "ratio); means with a 95% normal interval (none from fewer than 30 values), medians and "
+              "percentiles with the distribution-free interval of two order statistics. `exact` is the exact value where one "
               "is known, to two more digits; `odds against` is (1 - p) : p, from the exact value where there is one.")
     md = [f"# {title}", "", intro, "", "## What was simulated", "", *_md_table(run_rows), "", legend, ""]
     toc = "".join(f'<li><a href="#s{i}">{html.escape(sec.title)}</a></li>' for i, sec in enumerate(sections, 1))

@@ -10,6 +10,10 @@ from scipy.stats import binom, norm
 from statsmodels.stats.proportion import proportion_confint
 
 CONFIDENCE = 0.95
+# The normal approximation (means, ratios, differences) is not used on fewer values: from a
+# handful of deals the spread, zero or not, says little about the true one (a rate's Wilson
+# interval and the order statistics of a quantile need no such floor).
+MIN_NORMAL_N = 30
 
 
 def wilson(count, n, confidence: float = CONFIDENCE):
@@ -55,8 +59,8 @@ def clustered_wilson(count, n, sum_sq, clusters, confidence: float = CONFIDENCE)
 
 def mean_interval(total, total_sq, n, confidence: float = CONFIDENCE):
     """Mean and its normal-approximation interval from the sum and the sum of squares of n values:
-    no mean without values, and no interval from fewer than two (NaN)."""
-    if n < 2:
+    no mean without values, and no interval from fewer than MIN_NORMAL_N (NaN)."""
+    if n < MIN_NORMAL_N:
         return (total / n if n else np.nan), np.nan, np.nan
     n = float(n)
     mean = total / n
@@ -76,9 +80,12 @@ def mean_interval_if_counted(total, total_sq, n, confidence: float = CONFIDENCE)
 
 def ratio_interval(sum_x, sum_y, sum_xx, sum_yy, sum_xy, n, confidence: float = CONFIDENCE):
     """The ratio sum x / sum y of n pairs (x, y), one a deal, and its delta-method normal interval:
-    the residuals x - R y have mean 0 and standard error s / sqrt(n), divided by the mean of y."""
+    the residuals x - R y have mean 0 and standard error s / sqrt(n), divided by the mean of y
+    (no interval from fewer than MIN_NORMAL_N pairs)."""
     n, sum_y = float(n), float(sum_y)
-    ratio = sum_x / sum_y
+    ratio = sum_x / sum_y if sum_y else np.nan
+    if n < MIN_NORMAL_N or not sum_y:
+        return ratio, np.nan, np.nan
     residual_sq = max(sum_xx - 2 * ratio * sum_xy + ratio * ratio * sum_yy, 0.0) / max(n - 1, 1)
     half = norm.ppf(0.5 + confidence / 2) * np.sqrt(residual_sq / n) / (sum_y / n)
     return ratio, ratio - half, ratio + half

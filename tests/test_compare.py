@@ -127,3 +127,12 @@ def test_import_path_without_prefix():
     python = run(RunConfig("piquet", "deal", "ru_seed", deals=300, seed=8,
                            strategies={**base, "elder_play": "piquet_python_greedy:GreedyPlayer"})).counters
     assert np.array_equal(compiled["total_hist"], python["total_hist"])
+
+
+def test_summarize_gives_no_interval_from_a_handful_of_equal_differences():
+    # two deals with the same difference once gave the interval "10 to 10" and p = 0
+    c = {"pairs": [2], "diff_sum": [20], "diff_sq_sum": [200], "wins": [2], "draws": [0], "losses": [0],
+         "a_sum": [30], "a_sq_sum": [450], "b_sum": [10], "b_sq_sum": [50]}
+    s = summarize({k: np.array(v) for k, v in c.items()}, alpha=0.05)
+    assert s["mean_diff"] == 10
+    assert all(np.isnan(s[k]) for k in ("ci_low", "ci_high", "unpaired_ci_low", "unpaired_ci_high", "p_value"))

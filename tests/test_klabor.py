@@ -463,3 +463,12 @@ def test_deal_outcomes_add_up_with_schmeiss_and_without_any_played_deal():
     c = run(RunConfig("klabor", "deals", "standard", 1, seed=3, overrides={"threshold": 120})).counters
     means = k.deals_table(c).set_index("event").loc[["mean score per played deal"], ["n", "estimate"]]
     assert (means.n == 0).all() and means.estimate.isna().all()
+
+
+def test_thresholds_table_from_one_deal_gives_no_interval():
+    # one deal once gave "-32 (-32 to -32)" and an opponent bait rate of 0 with no opponent contract
+    c = run(RunConfig("klabor", "thresholds", "standard", 1, seed=1)).counters
+    table = k.thresholds_table(c, GAME.resolve_rules("standard"))
+    assert table["net ci_low"].isna().all() and table["diff ci_high"].isna().all()
+    no_contract = c["opp_made"].reshape(len(table), -1).sum(axis=1) == 0
+    assert no_contract.any() and table["opponent bait rate"][no_contract].isna().all()

@@ -23,7 +23,8 @@ def test_declarations_at_the_option_limits():
 
 
 def test_whole_deals_at_the_option_limits():
-    c = run(RunConfig("piquet", "deal", "ru_seed", 200, seed=1, overrides=EXTREME, constraint={"elder": ELDER})).counters
+    c = run(RunConfig("piquet", "deal", "ru_seed", 200, seed=1, overrides=EXTREME,
+                      constraint={"elder": ELDER})).counters
     assert c["total_hist"][0].sum() == 200 and int(np.nonzero(c["total_hist"][0])[0].max()) >= 300
     three = dict(EXTREME, last_trick_value=20, capot_bonus=200, leza_bonus=100)
     c = run(RunConfig("piquet_three", "deal", "ru_three", 200, seed=1, overrides=three)).counters

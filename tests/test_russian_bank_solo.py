@@ -266,6 +266,18 @@ def test_a_position_built_from_kinds_is_checked_like_one_from_piles(fields, mess
         rb.SoloPosition(**{**base, **fields})
 
 
+def test_first_mover_advantage_is_a_mean_of_plus_and_minus_one():
+    # +1 first player won, -1 second, 0 drawn: the interval is the mean's, kept in [-1, 1], and
+    # none from a handful of games (two games once gave [-1.39, 1.39])
+    row = rb._advantage("x", 28, 1, 30)
+    mean = 27 / 30
+    half = 1.959964 * np.sqrt((29 / 30 - mean ** 2) * 30 / 29 / 30)
+    assert row["estimate"] == pytest.approx(mean) and row["ci_low"] == pytest.approx(mean - half, rel=1e-6)
+    assert mean + half > 1 and row["ci_high"] == 1.0
+    row = rb._advantage("x", 1, 1, 2)
+    assert row["estimate"] == 0 and np.isnan(row["ci_low"]) and np.isnan(row["ci_high"])
+
+
 def test_last_node_decade_collects_the_larger_counts():
     table = rb.nodes_table({"nodes_hist": np.ones((3, 10), dtype=np.int64)})
     assert table.nodes.iloc[0] == "[1e0, 1e1)" and table.nodes.iloc[-1] == ">= 1e9"

@@ -338,7 +338,7 @@ def test_asks_per_deal_have_their_squares_and_an_interval():
     options = GAME.resolve_rules("r1_four")
     spec = kernel_spec(options, {"ask": "always", "agree": "at14"})
     asked, shards = [], []
-    for seed in range(12):
+    for seed in range(30):
         c = kernel.play_shard(*shard_bit_generators(seed, 0, 2)[:2], 1, spec)
         log = kernel.play_logged(*shard_bit_generators(seed, 0, 2)[:2], spec)
         asked.append(sum(turn["asked"] for turn in log["turns"]))
@@ -350,13 +350,13 @@ def test_asks_per_deal_have_their_squares_and_an_interval():
         assert c["refusal_moments"].tolist() == [r * r, r * asked[-1]]
         shards.append(c)
     assert max(asked) > 1
-    # twelve deals merged: a share's interval is the ratio estimator's over the deals
+    # thirty deals merged: a share's interval is the ratio estimator's over the deals
     merged = {key: sum(c[key] for c in shards) for key in shards[0]}
     share = play_table(merged, options).set_index("event").loc["action: discard"]
     x = np.array([c["actions"][:, 2].sum() for c in shards], float)
     y = np.array([c["actions"].sum() for c in shards], float)
     ratio = x.sum() / y.sum()
-    half = 1.959964 * np.std(x - ratio * y, ddof=1) / np.sqrt(12) / y.mean()
+    half = 1.959964 * np.std(x - ratio * y, ddof=1) / np.sqrt(30) / y.mean()
     assert (share.estimate, share.ci_low, share.ci_high) == pytest.approx((ratio, ratio - half, ratio + half), rel=1e-6)
     config = RunConfig("square", "play", "r1_four", 3000, seed=2, strategies={"ask": "always", "agree": "at14"})
     c = run(config).counters

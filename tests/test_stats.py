@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 from scipy.stats import binom
 
-from analyzer.stats import (clustered_wilson, design_effect, histogram_quantile, mean_interval, mean_interval_if_counted,
-                            wilson)
+from analyzer.stats import (MIN_NORMAL_N, clustered_wilson, design_effect, histogram_quantile, mean_interval,
+                            mean_interval_if_counted, wilson)
 
 
 def test_wilson_matches_the_score_formula():
@@ -69,18 +69,21 @@ def test_histogram_quantile_interval_has_its_stated_coverage():
 
 
 def test_mean_interval_if_counted_leaves_the_interval_out_without_squares():
-    values = np.array([3.0, 5.0, 10.0])
-    mean, low, high = mean_interval_if_counted(values.sum(), (values ** 2).sum(), 3)
-    half = 1.959964 * values.std(ddof=1) / math.sqrt(3)
+    values = np.array([3.0, 5.0, 10.0] * 10)
+    mean, low, high = mean_interval_if_counted(values.sum(), (values ** 2).sum(), 30)
+    half = 1.959964 * values.std(ddof=1) / math.sqrt(30)
     assert (mean, low, high) == pytest.approx((6.0, 6.0 - half, 6.0 + half), rel=1e-6)
-    for total_sq, n in ((None, 3), (-5, 3), (9, 1)):       # not counted, overflowed, a single value
-        mean, low, high = mean_interval_if_counted(18 if n == 3 else 3, total_sq, n)
-        assert mean == (6.0 if n == 3 else 3.0) and np.isnan(low) and np.isnan(high)
+    for total_sq, n in ((None, 30), (-5, 30), (9, 1)):     # not counted, overflowed, a single value
+        mean, low, high = mean_interval_if_counted(180 if n == 30 else 3, total_sq, n)
+        assert mean == (6.0 if n == 30 else 3.0) and np.isnan(low) and np.isnan(high)
     assert np.isnan(mean_interval_if_counted(0, None, 0)[0])
-    # no values: no mean; one value: a mean without an interval (not a point interval)
+    # no values: no mean; fewer than MIN_NORMAL_N: a mean without an interval (two equal values
+    # once gave the point interval "7 (7 to 7)"); from MIN_NORMAL_N on, the normal interval
     assert all(np.isnan(v) for v in mean_interval(0, 0, 0))
-    mean, low, high = mean_interval(7, 49, 1)
-    assert mean == 7 and np.isnan(low) and np.isnan(high)
+    for n in (1, 2, MIN_NORMAL_N - 1):
+        mean, low, high = mean_interval(7 * n, 49 * n, n)
+        assert mean == 7 and np.isnan(low) and np.isnan(high)
+    assert mean_interval(7 * MIN_NORMAL_N, 49 * MIN_NORMAL_N, MIN_NORMAL_N) == (7, 7, 7)
 
 
 def test_design_effect_of_clustered_units():

@@ -459,3 +459,10 @@ def test_golden_playthroughs(name, players, deck, preset, seed):
 
 if __name__ == "__main__" and "--regen" in sys.argv:
     regenerate()
+
+
+def test_paired_difference_stays_a_difference_of_rates():
+    from analyzer.games.vedma import paired_difference
+    mean, low, high = paired_difference(np.array([0, 0, 29]), 30)   # lost in the variant on 29 of 30
+    assert mean == pytest.approx(29 / 30) and low < mean and high == 1.0
+    assert all(np.isnan(v) for v in paired_difference(np.array([0, 0, 2]), 2)[1:])

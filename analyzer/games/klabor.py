@@ -29,8 +29,8 @@ from statistics import NormalDist
 from .. import option_parsing as parsing
 from .._core import klabor as core
 from ..cards import SUIT_CHARS, Cards, Deck, check_disjoint, parse_card
-from ..stats import (CONFIDENCE, clustered_wilson, design_effect, histogram_moments, histogram_quantile, mean_interval,
-                     mean_interval_if_counted, pair_sum_sq, wilson)
+from ..stats import (CONFIDENCE, MIN_NORMAL_N, clustered_wilson, design_effect, histogram_moments, histogram_quantile,
+                     mean_interval, mean_interval_if_counted, pair_sum_sq, wilson)
 from . import Analysis, Game
 
 # The 32-card pack in natural order 7 8 9 T J Q K A inside a lane (the kernel's layout; the
@@ -351,13 +351,15 @@ def thresholds_table(counters: dict[str, np.ndarray], rules: dict[str, Any]) -> 
         made, baited = counters["made"][k].sum(), counters["baited"][k].sum()
         low, high = wilson(baited, made)
         row.update({"bait rate": baited / made if made else np.nan, "bait ci_low": float(low), "bait ci_high": float(high)})
-        row["opponent bait rate"] = counters["opp_baited"][k].sum() / max(counters["opp_made"][k].sum(), 1)
+        opp_made = counters["opp_made"][k].sum()
+        row["opponent bait rate"] = counters["opp_baited"][k].sum() / opp_made if opp_made else np.nan
         var = counters["net_cross"][k, k] / n - means[k] ** 2
-        half = z * np.sqrt(max(var, 0) * n / max(n - 1, 1) / n)
+        # (no normal interval from fewer than MIN_NORMAL_N deals)
+        half = z * np.sqrt(max(var, 0) * n / (n - 1) / n) if n >= MIN_NORMAL_N else np.nan
         row.update({"net per deal pair": means[k], "net ci_low": means[k] - half, "net ci_high": means[k] + half})
         diff = means[k] - means[best]
         var_d = (counters["net_cross"][k, k] - 2 * counters["net_cross"][k, best] + counters["net_cross"][best, best]) / n - diff ** 2
-        half_d = z * np.sqrt(max(var_d, 0) * n / max(n - 1, 1) / n)
+        half_d = z * np.sqrt(max(var_d, 0) * n / (n - 1) / n) if n >= MIN_NORMAL_N else np.nan
         row.update({"diff to best": diff, "diff ci_low": diff - half_d, "diff ci_high": diff + half_d,
                     "best": k == best})
         rows.append(row)

@@ -257,7 +257,8 @@ NATURAL_ROLES = dict(STRATEGY_ROLES, trump_choice=("longest", "z_lidu"), doublin
 # the roles that also take a user's Python strategy (analyzer/strategies.py; see MariasPlayer)
 PYTHON_ROLES = dict(actor_play=("choose_card",), defender_play=("choose_card",), discard=("choose_discard",))
 STOVKA_FILTERS = {"any_hlas": "holds any hlas", "trump_hlas": "holds the trump hlas",
-                  "mariasek": ">= 4 trumps and >= 1 hlas (Mariasek's pre-filter)", "all": "every deal"}
+                  "mariasek": ">= 4 trumps and >= 1 hlas (Mariasek's pre-filter)",
+                  "all": "may announce Stovka: holds a hlas, or any hand with allow_hopeless_stovka"}
 _CHOICES = dict(hlas_for_stovka=("highest", "first"), ticha_stovka_rate=("full", "half"), protocol=("V", "L"))
 _INTS = dict(deal_cap=(0, 100_000), maly_value=(1, 1000), velky_value=(1, 1000),
              base_cents=(1, 100_000), start_balance=(0, 10**9), max_doublings=(0, 10))
@@ -693,8 +694,10 @@ RULES_FILE_ROUNDING = 0.001       # its figures are rounded to 0.1 percentage po
 
 def _rules_file_z(estimate: float, n: int, figure: float) -> float:
     """How many standard errors our estimate lies from the rules file's figure, counting both
-    samples (ours of n deals, its of 400,000) and its rounding (uniform: width^2 / 12)."""
-    p = estimate
+    samples (ours of n deals, its of 400,000) and its rounding (uniform: width^2 / 12). The
+    binomial spread is the figure's own (the rate both samples share if they agree), so that an
+    estimate of 0 or 1 from a few deals is not thousands of errors away."""
+    p = figure
     se = np.sqrt(p * (1 - p) / n + p * (1 - p) / RULES_FILE_MC_DEALS + RULES_FILE_ROUNDING ** 2 / 12)
     return (estimate - figure) / se
 

@@ -14,12 +14,11 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 import pandas as pd
-from scipy.stats import norm
 
 from .. import option_parsing as parsing
 from .._core import russian_bank as core
 from ..cards import parse_card, tokenize
-from ..stats import CONFIDENCE, histogram_moments, mean_interval_if_counted, wilson
+from ..stats import histogram_moments, mean_interval_if_counted, wilson
 from . import Analysis, Game
 
 RANKS = "A23456789TJQK"
@@ -1042,14 +1041,10 @@ def _exact_sums(counters: dict, key: str, hist_key: str) -> tuple[int, int | Non
 
 
 def _advantage(pair: str, w1: int, w2: int, n: int) -> dict:
-    """First-mover advantage A = W1 - W2 (§9.4) with its normal interval (one multinomial sample:
-    var = (W1 + W2 - A^2) / n)."""
-    if not n:
-        return _mean(pair, "first-mover advantage W1-W2", 0, 0)
-    p1, p2 = w1 / n, w2 / n
-    half = norm.ppf(0.5 + CONFIDENCE / 2) * np.sqrt(max(p1 + p2 - (p1 - p2) ** 2, 0.0) / n)
-    return dict(pair=pair, event="first-mover advantage W1-W2", count=np.nan, n=n, estimate=p1 - p2,
-                ci_low=p1 - p2 - half, ci_high=p1 - p2 + half)
+    """First-mover advantage A = W1 - W2 (§9.4): the mean of +1 (first player won), -1 (second)
+    and 0 (draw) over the games, so its sum of squares is W1 + W2; the interval kept in [-1, 1]."""
+    row = _mean(pair, "first-mover advantage W1-W2", w1 - w2, n, w1 + w2)
+    return dict(row, ci_low=max(row["ci_low"], -1.0), ci_high=min(row["ci_high"], 1.0))
 
 
 def _seat_rows(pair: str, w1: int, w2: int, stall: int, cap: int) -> list[dict]:

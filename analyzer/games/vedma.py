@@ -675,11 +675,12 @@ def length_quantiles(counters: dict[str, np.ndarray], qs=(0.1, 0.5, 0.9, 0.99)) 
 
 def paired_difference(paired: np.ndarray, deals: int):
     """Mean of d = [loses in the variant] - [loses with random placement] over paired deals
-    (tallies: both, only random, only variant) with a normal 95% interval."""
+    (tallies: both, only random, only variant) with a normal 95% interval, kept in [-1, 1]."""
     only_random, only_variant = int(paired[1]), int(paired[2])
     diff_sum = only_variant - only_random
     sq_sum = only_variant + only_random
-    return mean_interval(float(diff_sum), float(sq_sum), deals)
+    mean, low, high = mean_interval(float(diff_sum), float(sq_sum), deals)
+    return mean, max(low, -1.0), min(high, 1.0)
 
 
 def placement_table(counters: dict[str, np.ndarray], rules: dict) -> pd.DataFrame:
