@@ -107,6 +107,8 @@ def compare(game_name: str, labels: list[str], deals: int, seed: int, rules: str
         raise ValueError(f"{game_name} does not support strategy comparison yet")
     if len(labels) < 2:
         raise ValueError("compare needs at least two strategies")
+    if isinstance(deals, int) and deals < 2:      # (checked before any deal is played and stored)
+        raise ValueError("a comparison needs at least 2 deals")
     if len(set(labels)) != len(labels):
         raise ValueError(f"each strategy may be named once, got {' '.join(labels)}")
     rules = rules or next(iter(game.presets))

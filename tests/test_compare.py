@@ -129,6 +129,13 @@ def test_import_path_without_prefix():
     assert np.array_equal(compiled["total_hist"], python["total_hist"])
 
 
+def test_compare_refuses_one_deal_before_playing_it():
+    calls = []
+    with pytest.raises(ValueError, match="at least 2 deals"):
+        compare("piquet", ["greedy", "random"], deals=1, seed=1, runner=lambda *a, **k: calls.append(a))
+    assert calls == []
+
+
 def test_summarize_gives_no_interval_from_a_handful_of_equal_differences():
     # two deals with the same difference once gave the interval "10 to 10" and p = 0
     c = {"pairs": [2], "diff_sum": [20], "diff_sq_sum": [200], "wins": [2], "draws": [0], "losses": [0],
