@@ -64,15 +64,15 @@ def mean_interval(total, total_sq, n, confidence: float = CONFIDENCE):
         return (total / n if n else np.nan), np.nan, np.nan
     n = float(n)
     mean = total / n
-    var = max(total_sq / n - mean * mean, 0.0) * n / max(n - 1, 1)
+    var = max(total_sq / n - mean * mean, 0.0) * n / (n - 1)
     half = norm.ppf(0.5 + confidence / 2) * np.sqrt(var / n)
     return mean, mean - half, mean + half
 
 
 def mean_interval_if_counted(total, total_sq, n, confidence: float = CONFIDENCE):
     """mean_interval where the sum of squares was counted: a run stored before a kernel counted it
-    passes None (and a negative sum has overflowed), and fewer than two values give no spread;
-    the interval is then NaN and only the mean is known."""
+    passes None (and a negative sum has overflowed), and fewer than MIN_NORMAL_N values give no
+    interval (mean_interval); the interval is then NaN and only the mean is known."""
     if total_sq is None or total_sq < 0:
         return (total / n if n else np.nan), np.nan, np.nan
     return mean_interval(float(total), float(total_sq), n, confidence)
@@ -86,7 +86,7 @@ def ratio_interval(sum_x, sum_y, sum_xx, sum_yy, sum_xy, n, confidence: float = 
     ratio = sum_x / sum_y if sum_y else np.nan
     if n < MIN_NORMAL_N or not sum_y:
         return ratio, np.nan, np.nan
-    residual_sq = max(sum_xx - 2 * ratio * sum_xy + ratio * ratio * sum_yy, 0.0) / max(n - 1, 1)
+    residual_sq = max(sum_xx - 2 * ratio * sum_xy + ratio * ratio * sum_yy, 0.0) / (n - 1)
     half = norm.ppf(0.5 + confidence / 2) * np.sqrt(residual_sq / n) / (sum_y / n)
     return ratio, ratio - half, ratio + half
 
