@@ -563,6 +563,8 @@ def test_report_shows_the_headline_run_kept_beside_it(tmp_path):
     complete = rb.headline_section(ReportContext(seed=1, out_dir=tmp_path))
     assert "on all 60 deals of a run (" in complete.text and "complete." in complete.text
     assert "resume" not in complete.text and "so far" not in complete.text
+    assert "has no interval" not in complete.text          # this version counts the nodes' squares
+    assert complete.tables[0][1].nodes_ci_low.notna().all()
     with Store(path) as store:        # cut it short, as an interrupted run is
         store._db.execute("DELETE FROM shards WHERE shard = 2")
         store._refresh(store._db, 1)

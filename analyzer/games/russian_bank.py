@@ -1288,6 +1288,9 @@ def headline_section(ctx):
             f"{unresolved:,} deals ({unresolved / done:.3%}) are unresolved at the budget and are counted "
             f"both ways in the interval. Time{so_far}: {stored.seconds / 3600:.1f} hours summed over the "
             f"shards ({stored.seconds / done * 1000:.0f} ms a deal; CPU time when each worker had a core).")
+    if "node_sumsq" not in counters:
+        text += (" Its mean nodes a deal has no interval: the version that made the run did not count "
+                 "the squares of the nodes (0.8.12 does).")
     return Section(f"Russian Bank: the headline run ({done:,} deals)", text, tables=[
         (f"Russian-bank solvability, {label}", solvability_table(counters, label)),
         ("Escalation ladder: the same deals with smaller node budgets", ladder_table(counters, rules["node_budget"])),
