@@ -10,7 +10,6 @@ import numpy as np
 import pytest
 
 from analyzer.cli import main
-from analyzer.games import get_game
 from analyzer.games.marias import (GAME, RULES_FILE_TAU, baselines_table, contracts_table, exact_baselines,
                                    stovka_tables, validate_option)
 from analyzer.runner import RunConfig, run

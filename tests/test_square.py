@@ -12,8 +12,7 @@ import pytest
 
 from analyzer._core import square as kernel
 from analyzer.cli import main
-from analyzer.games import get_game
-from analyzer.games.square import (DECKS, GAME, PRESETS, SquareDeal, baseline_table, check_rules, deal_result,
+from analyzer.games.square import (DECKS, GAME, SquareDeal, baseline_table, check_rules, deal_result,
                                    exact_distribution, exact_summary, format_deal, kernel_spec, match_table,
                                    parse_square, play_deal, play_table, score_square, thresholds_table)
 from analyzer.runner import RunConfig, run, shard_bit_generators
