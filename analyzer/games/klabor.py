@@ -24,13 +24,12 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from statistics import NormalDist
 
 from .. import option_parsing as parsing
 from .._core import klabor as core
 from ..cards import SUIT_CHARS, Cards, Deck, check_disjoint, parse_card
-from ..stats import (CONFIDENCE, MIN_NORMAL_N, clustered_wilson, design_effect, histogram_moments, histogram_quantile,
-                     mean_interval, mean_interval_if_counted, pair_sum_sq, wilson)
+from ..stats import (clustered_wilson, design_effect, histogram_moments, histogram_quantile, mean_interval,
+                     mean_interval_if_counted, pair_sum_sq, wilson)
 from . import Analysis, Game
 
 # The 32-card pack in natural order 7 8 9 T J Q K A inside a lane (the kernel's layout; the
@@ -337,7 +336,6 @@ def thresholds_table(counters: dict[str, np.ndarray], rules: dict[str, Any]) -> 
     his net points per deal (both seats of each deal) with a paired interval of the difference
     to the best threshold."""
     n = int(counters["deals"][0])
-    z = NormalDist().inv_cdf(0.5 + CONFIDENCE / 2)
     means = counters["net_sum"] / n
     best = int(np.argmax(means))
     rows = []
@@ -353,15 +351,13 @@ def thresholds_table(counters: dict[str, np.ndarray], rules: dict[str, Any]) -> 
         row.update({"bait rate": baited / made if made else np.nan, "bait ci_low": float(low), "bait ci_high": float(high)})
         opp_made = counters["opp_made"][k].sum()
         row["opponent bait rate"] = counters["opp_baited"][k].sum() / opp_made if opp_made else np.nan
-        var = counters["net_cross"][k, k] / n - means[k] ** 2
-        # (no normal interval from fewer than MIN_NORMAL_N deals)
-        half = z * np.sqrt(max(var, 0) * n / (n - 1) / n) if n >= MIN_NORMAL_N else np.nan
-        row.update({"net per deal pair": means[k], "net ci_low": means[k] - half, "net ci_high": means[k] + half})
-        diff = means[k] - means[best]
-        var_d = (counters["net_cross"][k, k] - 2 * counters["net_cross"][k, best] + counters["net_cross"][best, best]) / n - diff ** 2
-        half_d = z * np.sqrt(max(var_d, 0) * n / (n - 1) / n) if n >= MIN_NORMAL_N else np.nan
-        row.update({"diff to best": diff, "diff ci_low": diff - half_d, "diff ci_high": diff + half_d,
-                    "best": k == best})
+        cross = counters["net_cross"]
+        mean, low, high = mean_interval(counters["net_sum"][k], cross[k, k], n)
+        row.update({"net per deal pair": mean, "net ci_low": low, "net ci_high": high})
+        # the paired difference to the best threshold on the same deals: sum of (x_k - x_best)^2
+        diff, low, high = mean_interval(counters["net_sum"][k] - counters["net_sum"][best],
+                                        cross[k, k] - 2 * cross[k, best] + cross[best, best], n)
+        row.update({"diff to best": diff, "diff ci_low": low, "diff ci_high": high, "best": k == best})
         rows.append(row)
     return pd.DataFrame(rows)
 
