@@ -29,17 +29,23 @@ def wilson(count, n, confidence: float = CONFIDENCE):
     return np.asarray(low), np.asarray(high)
 
 
-def design_effect(count, n, sum_sq, clusters) -> float:
-    """How much the variance of a rate pooled over n units, in clusters of equal size (the hands
-    of a deal), exceeds what independent units would give: sum_sq is the sum over the clusters of
-    the squared number of units with the event. Below 1 when the units exclude each other (one
-    hand holding a card keeps it from the others); NaN when the rate is 0 or 1."""
+def design_effect(count, n, sum_sq, clusters, sum_cross=None, sum_size_sq=None) -> float:
+    """How much the variance of a rate pooled over n units in clusters (the hands of a deal)
+    exceeds what independent units would give: sum_sq is the sum over the clusters of x^2, x a
+    cluster's units with the event. Clusters of unequal size (the trials of a deal) also pass
+    sum_cross, the sum of x t, and sum_size_sq, the sum of t^2, t a cluster's units: the variance
+    is then that of the ratio estimator, sum (x - p t)^2 / (clusters - 1). Below 1 when the units
+    exclude each other (one hand holding a card keeps it from the others); NaN when the rate is 0
+    or 1."""
     count, n, clusters = int(count), int(n), int(clusters)
     p = count / n if n else np.nan
     if not 0 < p < 1 or clusters < 2:
         return np.nan
-    variance = (sum_sq - count * count / clusters) / (clusters - 1)
-    return max(variance, 0.0) / (n / clusters * p * (1 - p))
+    if sum_cross is None:                          # equal sizes t = n / clusters
+        residual = sum_sq - count * count / clusters
+    else:
+        residual = sum_sq - 2 * p * sum_cross + p * p * sum_size_sq
+    return max(residual / (clusters - 1), 0.0) / (n / clusters * p * (1 - p))
 
 
 def pair_sum_sq(count, both) -> int:
@@ -48,10 +54,10 @@ def pair_sum_sq(count, both) -> int:
     return int(count) + 2 * int(both)
 
 
-def clustered_wilson(count, n, sum_sq, clusters, confidence: float = CONFIDENCE):
+def clustered_wilson(count, n, sum_sq, clusters, confidence: float = CONFIDENCE, sum_cross=None, sum_size_sq=None):
     """Wilson interval of a rate pooled over clustered units (see design_effect): the counts are
     scaled to the effective sample size n / design effect (Kish)."""
-    deff = design_effect(count, n, sum_sq, clusters)
+    deff = design_effect(count, n, sum_sq, clusters, sum_cross, sum_size_sq)
     if not deff > 0:
         return wilson(count, n, confidence)
     return wilson(count / deff, n / deff, confidence)

@@ -129,3 +129,56 @@ def test_contract_strategies_in_the_game_analysis():
               for name in ("bold", "cautious")}
     share = {name: t.set_index("contract").share.get("stovka", 0.0) for name, t in tables.items()}
     assert share["bold"] > 3 * share["cautious"]
+
+
+def _trials_and_values(counters, name):
+    """A trial table's (trials, successes or sum of S) per cell, as its <name>_clusters indexes them."""
+    table = counters[name]
+    if name == "qualified":
+        return table, counters["success"]
+    if name in ("money", "paired"):
+        return table[:, 0], table[:, 1]
+    if name == "companion":
+        return table[:, 1], table[:, 0]
+    return table[0], table[1]
+
+
+def test_oracle_clusters_are_the_deals_sums_of_their_trials():
+    # each deal played alone gives its trials t and their sum x in every cell; the clusters of the
+    # batch must be the sums over the deals of [t > 0, t^2, x t, x^2] (the heuristic play is
+    # deterministic, so the deals alone add up to the batch)
+    rng = np.random.default_rng(11)
+    packs = np.array([rng.permutation(32) for _ in range(300)], dtype=np.uint8)
+    oracle = {"trump_choice": "oracle"}
+    batch = core.stovka_shard(gens(), len(packs), OPTIONS, oracle, given=packs)
+    alone = [core.stovka_shard(gens(), 1, OPTIONS, oracle, given=packs[i:i + 1]) for i in range(len(packs))]
+    several = 0
+    for name in core.CLUSTERED:
+        assert np.array_equal(sum(a[name] for a in alone), batch[name]), name
+        expected = np.zeros_like(batch[name + "_clusters"])
+        for a in alone:
+            t, x = _trials_and_values(a, name)
+            expected += np.stack([t > 0, t * t, x * t, x * x])
+            several += int((t > 1).sum())
+        assert np.array_equal(batch[name + "_clusters"], expected), name
+    assert several > 1000                      # deals with several trials in one cell are common
+    # one trial a deal keeps no clusters
+    assert not core.stovka_shard(gens(), 300, OPTIONS, {}, given=packs)["by_at_clusters"].any()
+
+
+def test_oracle_intervals_count_a_deals_trials_once_where_the_deals_cannot_tell():
+    from analyzer.games.marias import stovka_tables
+    from analyzer.stats import wilson
+
+    counters = core.stovka_shard(gens(), 4000, OPTIONS, {"trump_choice": "oracle"})
+    by_at = stovka_tables(counters)["by A+T held"].set_index("a_plus_t")
+    clusters = counters["by_at_clusters"]
+    for at, row in by_at.iterrows():
+        assert row.deals == clusters[0, at] and row.n == counters["by_at"][0, at]
+        if row.deals < 30 or row.successes in (0, row.n):       # worst case: a deal's trials as one
+            assert row.design_effect == pytest.approx(row.n / row.deals)
+        low, high = wilson(row.successes / row.design_effect, row.n / row.design_effect)
+        assert (row.ci_low, row.ci_high) == pytest.approx((float(low), float(high)))
+    assert (by_at.n > by_at.deals).all()                    # several suits a deal in every cell
+    no_success = by_at[by_at.successes == 0]
+    assert len(no_success) and (no_success.ci_high > wilson(0, no_success.n)[1]).all()

@@ -114,3 +114,29 @@ def test_design_effect_of_clustered_units():
     assert (low, high) == pytest.approx(tuple(float(v) for v in wilson(count / deff, n / deff)))
     assert high - low > 1.9 * np.subtract(*wilson(count, n)[::-1])
     assert clustered_wilson(0, 400, 0, 100) == wilson(0, 400)
+
+
+def test_design_effect_of_clusters_of_unequal_size():
+    rng = np.random.default_rng(8)
+    deals = 20_000
+    size = rng.integers(1, 5, deals)                        # 1-4 trials a deal
+    units = np.arange(4) < size[:, None]
+
+    def deff_of(x):
+        t, k = units.sum(axis=1), (x & units).sum(axis=1)
+        return design_effect(k.sum(), t.sum(), (k * k).sum(), deals, (k * t).sum(), (t * t).sum()), t, k
+
+    # independent trials: about 1, and exactly the ratio estimator's variance over the binomial one
+    deff, t, k = deff_of(rng.random((deals, 4)) < 0.3)
+    p = k.sum() / t.sum()
+    ratio_var = ((k - p * t) ** 2).sum() / (deals - 1) / deals / t.mean() ** 2
+    assert deff == pytest.approx(ratio_var / (p * (1 - p) / t.sum()), rel=1e-12)
+    assert abs(deff - 1) < 0.05
+    # the same event for every trial of a deal: sum t^2 / sum t, above the mean cluster size
+    deff, t, _ = deff_of(np.repeat(rng.random((deals, 1)) < 0.3, 4, axis=1))
+    assert deff == pytest.approx((t * t).sum() / t.sum(), rel=0.02)
+    # equal sizes: the same as without the two sums
+    x = rng.random((deals, 4)) < 0.3
+    k = x.sum(axis=1)
+    assert design_effect(k.sum(), 4 * deals, (k * k).sum(), deals, 4 * k.sum(), 16 * deals) == pytest.approx(
+        design_effect(k.sum(), 4 * deals, (k * k).sum(), deals), rel=1e-12)

@@ -221,7 +221,8 @@ from math import comb, factorial        # noqa: E402
 from .. import option_parsing as parsing  # noqa: E402
 from ..cards import MARIAS32, Cards, check_disjoint  # noqa: E402
 from ..constrained import DealLayout                  # noqa: E402
-from ..stats import clustered_wilson, mean_interval, pair_sum_sq, wilson  # noqa: E402
+from ..stats import (MIN_NORMAL_N, clustered_wilson, design_effect, mean_interval, pair_sum_sq,  # noqa: E402
+                     ratio_interval, wilson)
 from ..strategies import check as check_python, factory, is_python   # noqa: E402
 from . import Analysis, Game                          # noqa: E402
 
@@ -760,15 +761,43 @@ HLAS_LABELS = ("no hlas", "side hlas (20)", "trump hlas (40)")
 HONOUR_NAMES = ("A", "T", "K", "Q", "7")
 
 
-def _success_rows(trials, successes, labels: dict) -> list[dict]:
+def _trial_rate(s, n, clusters) -> dict:
+    """A success rate over trials with its Wilson interval. `clusters` is the cell's planes of a
+    <name>_clusters counter (deals, sum t^2, sum x t, sum x^2): under trump_choice oracle a deal
+    gives one trial a suit, its trials are not independent, and the interval is at the effective
+    sample size n / design effect (of clusters of unequal size, shown beside it). Where the deals
+    cannot measure it (fewer than MIN_NORMAL_N of them, or a rate of 0 or 1) it takes the worst
+    case, a deal's trials counted as one (design effect n / deals). A cell without clusters (one
+    trial a deal) has the plain interval."""
+    deals, size_sq, cross, sq = (int(v) for v in clusters)
+    if not deals:
+        low, high = wilson(s, n)
+        return dict(n=int(n), successes=int(s), rate=s / n if n else np.nan, ci_low=float(low), ci_high=float(high))
+    deff = design_effect(s, n, sq, deals, cross, size_sq)
+    if deals < MIN_NORMAL_N or not deff > 0:
+        deff = n / deals
+    low, high = wilson(s / deff, n / deff)
+    return dict(n=int(n), successes=int(s), rate=s / n, ci_low=float(low), ci_high=float(high), deals=deals,
+                design_effect=deff)
+
+
+def _trial_mean(total, total_sq, n, clusters) -> dict:
+    """Mean of n trials' values (S, in B) and its normal interval; with clusters (see _trial_rate)
+    the ratio of the deals' sums to their trials, with the delta-method interval over the deals."""
+    deals, size_sq, cross, sq = (int(v) for v in clusters)
+    if not deals:
+        mean, low, high = mean_interval(float(total), float(total_sq), int(n))
+        return dict(deals=int(n), mean_S_in_B=mean, ci_low=low, ci_high=high)
+    mean, low, high = ratio_interval(float(total), float(n), float(sq), float(size_sq), float(cross), deals)
+    return dict(trials=int(n), deals=deals, mean_S_in_B=mean, ci_low=low, ci_high=high)
+
+
+def _success_rows(trials, successes, clusters, labels: dict) -> list[dict]:
     rows = []
     for key, n in np.ndenumerate(trials):
-        if n == 0:
-            continue
-        s = successes[key]
-        low, high = wilson(s, n)
-        rows.append(dict(**{name: f(key) for name, f in labels.items()}, n=int(n), successes=int(s),
-                         rate=s / n, ci_low=float(low), ci_high=float(high)))
+        if n:
+            rows.append(dict(**{name: f(key) for name, f in labels.items()},
+                             **_trial_rate(successes[key], n, clusters[(slice(None), *key)])))
     return rows
 
 
@@ -777,28 +806,27 @@ def stovka_tables(counters: Mapping[str, np.ndarray]) -> dict[str, pd.DataFrame]
     from .._core import marias as core
 
     tables = {}
+    empty = core.new_counters()                 # (runs stored before 0.8.13 kept no clusters)
+    clusters = {name: counters.get(f"{name}_clusters", empty[f"{name}_clusters"]) for name in core.CLUSTERED}
     n, s = int(counters["qualified"][0]), int(counters["success"][0])
-    low, high = wilson(s, n)
-    tables["overall"] = pd.DataFrame([dict(qualifying_deals=n, successes=s, rate=s / n if n else np.nan,
-                                           ci_low=float(low), ci_high=float(high))])
-    bht = counters["by_hlas_trumps"]
-    tables["by max_hlas x trumps"] = pd.DataFrame(_success_rows(
-        bht[0], bht[1], dict(max_hlas=lambda k: HLAS_LABELS[k[0]], trumps_after_discard=lambda k: k[1])))
-    tables["by A+T held"] = pd.DataFrame(_success_rows(counters["by_at"][0], counters["by_at"][1],
-                                                       dict(a_plus_t=lambda k: k[0])))
-    tables["by trump honours"] = pd.DataFrame(_success_rows(
-        counters["by_honours"][0], counters["by_honours"][1],
-        dict(trump_honours=lambda k: "".join(h for i, h in enumerate(HONOUR_NAMES) if k[0] >> i & 1) or "none")))
+    overall = _trial_rate(s, n, clusters["qualified"][:, 0])
+    del overall["n"]                             # qualifying_deals: its trials, under trump_choice oracle
+    tables["overall"] = pd.DataFrame([dict(qualifying_deals=n, **overall)])
+
+    def by(key, labels):
+        return pd.DataFrame(_success_rows(counters[key][0], counters[key][1], clusters[key], labels))
+
+    tables["by max_hlas x trumps"] = by("by_hlas_trumps", dict(max_hlas=lambda k: HLAS_LABELS[k[0]],
+                                                               trumps_after_discard=lambda k: k[1]))
+    tables["by A+T held"] = by("by_at", dict(a_plus_t=lambda k: k[0]))
+    tables["by trump honours"] = by("by_honours", dict(
+        trump_honours=lambda k: "".join(h for i, h in enumerate(HONOUR_NAMES) if k[0] >> i & 1) or "none"))
     for key, column in (("by_side_aces", "side_aces"), ("by_unguarded_tens", "unguarded_side_tens"),
                         ("by_side_voids", "side_voids"), ("by_longest_side", "longest_side_suit"),
                         ("by_side_singletons", "side_singletons")):
-        tables[f"by {column.replace('_', ' ')}"] = pd.DataFrame(_success_rows(
-            counters[key][0], counters[key][1], {column: lambda k: k[0]}))
-    tables["by defenders' hlasy"] = pd.DataFrame(_success_rows(
-        counters["by_def_hlas"][0], counters["by_def_hlas"][1], {"defenders_hlasy": lambda k: 20 * k[0]}))
-    tables["by discard"] = pd.DataFrame(_success_rows(
-        counters["by_discard"][0], counters["by_discard"][1],
-        dict(discard=lambda k: core.DISCARD_KINDS[k[0]], voids_made=lambda k: k[1])))
+        tables[f"by {column.replace('_', ' ')}"] = by(key, {column: lambda k: k[0]})
+    tables["by defenders' hlasy"] = by("by_def_hlas", {"defenders_hlasy": lambda k: 20 * k[0]})
+    tables["by discard"] = by("by_discard", dict(discard=lambda k: core.DISCARD_KINDS[k[0]], voids_made=lambda k: k[1]))
     tables["settlement distribution"] = settlement_distribution(counters)
     hist = counters["count_hist"]
     total = hist.sum()
@@ -808,22 +836,22 @@ def stovka_tables(counters: Mapping[str, np.ndarray]) -> dict[str, pd.DataFrame]
     for i, name in enumerate(("Stovka", "Hra (with tichá stovka)", "Sto a sedem", "Sedma a hra")):
         m, tot, sq = counters["money"][i]
         if m:
-            mean, lo, hi = mean_interval(float(tot), float(sq), int(m))
-            rows.append(dict(contract=name, deals=int(m), mean_S_in_B=mean, ci_low=lo, ci_high=hi))
+            rows.append(dict(contract=name, **_trial_mean(tot, sq, m, clusters["money"][:, i])))
     for i, name in enumerate(("Stovka - Hra", "Sto a sedem - Sedma a hra")):
         m, tot, sq = counters["paired"][i]
         if m:
-            mean, lo, hi = mean_interval(float(tot), float(sq), int(m))
-            rows.append(dict(contract=f"paired difference: {name}", deals=int(m), mean_S_in_B=mean, ci_low=lo, ci_high=hi,
-                             deals_where_first_pays_more=int(counters["paired_positive"][i])))
+            row = _trial_mean(tot, sq, m, clusters["paired"][:, i])
+            unit = "trials" if "trials" in row else "deals"
+            rows.append(dict(contract=f"paired difference: {name}", **row,
+                             **{f"{unit}_where_first_pays_more": int(counters["paired_positive"][i])}))
     tables["money"] = pd.DataFrame(rows)
     comp = []
     for i, name in enumerate(core.COMPANION):
         succ, trials = counters["companion"][i]
         if trials:
-            lo, hi = wilson(succ, trials)
-            comp.append(dict(rate=name, n=int(trials), successes=int(succ), estimate=succ / trials,
-                             ci_low=float(lo), ci_high=float(hi)))
+            row = _trial_rate(succ, trials, clusters["companion"][:, i])
+            estimate = row.pop("rate")
+            comp.append(dict(rate=name, n=row.pop("n"), successes=row.pop("successes"), estimate=estimate, **row))
     tables["companion rates"] = pd.DataFrame(comp)
     return tables
 

@@ -1273,7 +1273,7 @@ cdef inline void play_bidding(Play *p, const Bidding *b, const Rules *rules, Sol
 
 def new_counters():
     z = lambda *shape: np.zeros(shape, np.int64)
-    return dict(
+    counters = dict(
         deals=z(1),
         # hand baselines on every deal (§8.4)
         fh_hlas=z(5), hand10_hlas=z(5), fh_kq_spades=z(1), hand10_kq_spades=z(1), def_hlas=z(7),
@@ -1297,6 +1297,78 @@ def new_counters():
         contracts=z(N_GAMES, 5),
         proti=z(2), doubled=z(1),
     )
+    # Under trump_choice oracle a deal gives one trial a suit, and the trials of a deal are not
+    # independent. For each cell of the trial tables, <name>_clusters holds the planes [deals with
+    # a trial in the cell, sum of t^2, sum of x t, sum of x^2] over the deals, t being the deal's
+    # trials in the cell and x their sum (successes, or S); zero in every other mode (one trial a deal).
+    for name in CLUSTERED:
+        shape = counters[name].shape
+        cells = shape[1:] if name.startswith("by_") else shape[:1]
+        counters[name + "_clusters"] = z(4, *cells)
+    return counters
+
+
+# the trial tables with clusters, in the order of the CL_ constants
+CLUSTERED = ("qualified", "by_hlas_trumps", "by_at", "by_honours", "by_side_aces", "by_unguarded_tens",
+             "by_side_voids", "by_longest_side", "by_side_singletons", "by_def_hlas", "by_discard",
+             "money", "paired", "companion")
+
+
+cdef enum:
+    CL_QUALIFIED, CL_HLAS_TRUMPS, CL_AT, CL_HONOURS, CL_SIDE_ACES, CL_UNGUARDED, CL_VOIDS, CL_LONGEST
+    CL_SINGLETONS, CL_DEF_HLAS, CL_DISCARD, CL_MONEY, CL_PAIRED, CL_COMPANION, N_CLUSTERED
+    MAX_DEAL_UNITS = 96            # 4 trials x at most 21 table cells a trial
+
+
+cdef struct DealUnits:
+    # one deal's trials under trump_choice oracle: an entry per (table, cell, trial)
+    int n
+    int table[MAX_DEAL_UNITS]
+    Py_ssize_t cell[MAX_DEAL_UNITS]
+    int64_t value[MAX_DEAL_UNITS]
+    int64_t *planes[N_CLUSTERED]   # each table's <name>_clusters, flat
+    Py_ssize_t cells[N_CLUSTERED]  # its cells a plane
+
+
+cdef inline void unit_add(DealUnits *u, int table, Py_ssize_t cell, int64_t value) noexcept nogil:
+    u.table[u.n] = table
+    u.cell[u.n] = cell
+    u.value[u.n] = value
+    u.n += 1
+
+
+cdef inline void units_add_money(DealUnits *u, int pair, int64_t high, int64_t low) noexcept nogil:
+    """count_paired_money's values as trials of the deal (money rows 2 * pair and 2 * pair + 1)."""
+    unit_add(u, CL_MONEY, 2 * pair, high)
+    unit_add(u, CL_MONEY, 2 * pair + 1, low)
+    unit_add(u, CL_PAIRED, pair, high - low)
+
+
+cdef void units_fold(DealUnits *u) noexcept nogil:
+    """Add the deal's trials to the cluster planes of their cells (t trials in a cell, x their sum)."""
+    cdef bint done[MAX_DEAL_UNITS]
+    cdef int i, j
+    cdef int64_t t, x
+    cdef int64_t *p
+    cdef Py_ssize_t k
+    memset(done, 0, sizeof(done))
+    for i in range(u.n):
+        if done[i]:
+            continue
+        t = 0
+        x = 0
+        for j in range(i, u.n):
+            if not done[j] and u.table[j] == u.table[i] and u.cell[j] == u.cell[i]:
+                done[j] = 1
+                t += 1
+                x += u.value[j]
+        k = u.cells[u.table[i]]
+        p = u.planes[u.table[i]] + u.cell[i]
+        p[0] += 1
+        p[k] += t * t
+        p[2 * k] += x * t
+        p[3 * k] += x * x
+    u.n = 0
 
 
 DISCARD_KINDS = ("two side cards of one suit", "side cards of two suits", "a trump and a side card", "two trumps")
@@ -1388,6 +1460,9 @@ cdef void _stovka_loop(object bit_generators, Py_ssize_t n_deals, Rules *rules_p
     cdef int64_t[:, ::1] by_side_singletons = counters["by_side_singletons"], by_def_hlas = counters["by_def_hlas"]
     cdef int64_t[:, :, ::1] by_discard = counters["by_discard"]
     cdef int64_t[:, ::1] s_hist = counters["s_hist"]
+    cdef int64_t[::1] flat
+    cdef DealUnits units                                 # the trials of a deal under trump_choice oracle
+    cdef bint clustered
     cdef int side_aces, unguarded, voids, longest, lane_n, singletons, made_voids, kind, n_trumps_out
     cdef bitgen_t *deal_bits = bitgen_pointer(bit_generators[0])
     cdef bitgen_t *play_bits = bitgen_pointer(bit_generators[1])
@@ -1399,7 +1474,7 @@ cdef void _stovka_loop(object bit_generators, Py_ssize_t n_deals, Rules *rules_p
     cdef int n_trials, trial
     cdef int c, s, d, trump, indicator, fh = 0, mid = 1, rear = 2, err, q, ntr, at, suits, max_h, hon
     cdef int mid_suits, rear_suits, mid_hlasy, rear_hlasy
-    cdef int game, won, hit, sv, sh
+    cdef int game, won, hit, sv, sh, ticha, def_ticha, seven
     cdef int strategy[N_SEATS]
     cdef int zero_k[2][N_PARTS]
     cdef mask32 h12, discard
@@ -1413,6 +1488,11 @@ cdef void _stovka_loop(object bit_generators, Py_ssize_t n_deals, Rules *rules_p
         cards[c] = <uint8_t>c
     for s in range(N_SEATS):
         seat_rng[s] = &rng                               # one strategy stream for every seat
+    units.n = 0
+    for c in range(N_CLUSTERED):
+        flat = counters[CLUSTERED[c] + "_clusters"].reshape(-1)
+        units.planes[c] = &flat[0]
+        units.cells[c] = flat.shape[0] // 4
     with bit_generators[0].lock, bit_generators[1].lock, bit_generators[2].lock, nogil:
         rng_init(&deal_rng, deal_bits)
         rng_init(&rng, play_bits)
@@ -1459,7 +1539,8 @@ cdef void _stovka_loop(object bit_generators, Py_ssize_t n_deals, Rules *rules_p
                 if rules.mode == MODE_FORCED:
                     n_trials = 1
                     trials[0] = trump
-                    if rules.trump_policy == TAU_ORACLE and fixed_trump < 0:   # every suit of the 12 cards, no indicator
+                    clustered = rules.trump_policy == TAU_ORACLE and fixed_trump < 0
+                    if clustered:                         # every suit of the 12 cards, no indicator
                         n_trials = 0
                         for s in range(4):
                             if h12 & suit_mask(s):
@@ -1537,6 +1618,17 @@ cdef void _stovka_loop(object bit_generators, Py_ssize_t n_deals, Rules *rules_p
                         by_side_singletons[1, singletons] += hit
                         by_def_hlas[0, o.hlasy_def // 20] += 1
                         by_def_hlas[1, o.hlasy_def // 20] += hit
+                        if clustered:
+                            unit_add(&units, CL_QUALIFIED, 0, hit)
+                            unit_add(&units, CL_HLAS_TRUMPS, by_hlas_trumps.shape[2] * max_h + ntr, hit)
+                            unit_add(&units, CL_AT, at, hit)
+                            unit_add(&units, CL_HONOURS, hon, hit)
+                            unit_add(&units, CL_SIDE_ACES, side_aces, hit)
+                            unit_add(&units, CL_UNGUARDED, unguarded, hit)
+                            unit_add(&units, CL_VOIDS, voids, hit)
+                            unit_add(&units, CL_LONGEST, longest, hit)
+                            unit_add(&units, CL_SINGLETONS, singletons, hit)
+                            unit_add(&units, CL_DEF_HLAS, o.hlasy_def // 20, hit)
                         n_trumps_out = popcount32(discard & suit_mask(trump))
                         if n_trumps_out:
                             kind = 1 + n_trumps_out
@@ -1544,24 +1636,39 @@ cdef void _stovka_loop(object bit_generators, Py_ssize_t n_deals, Rules *rules_p
                             kind = 0 if popcount32(discard & suit_mask(card_suit(lowest_bit32(discard)))) == 2 else 1
                         by_discard[0, kind, made_voids] += 1
                         by_discard[1, kind, made_voids] += hit
+                        if clustered:
+                            unit_add(&units, CL_DISCARD, by_discard.shape[2] * kind + made_voids, hit)
                         count_hist[sv // 10 if sv >= 0 else 0] += 1
                         sv = settle_both(&play, &rules, GAME_STOVKA, zero_k, -1, &won) // 2
                         sh = settle_both(&play, &rules, GAME_HRA, zero_k, -1, &won) // 2
                         count_paired_money(money, s_hist, paired, paired_positive, 0, sv, sh)
-                        companion[0, 0] += o.cp_actor + (10 if o.last_actor else 0) + o.hlasy_actor >= 100
+                        ticha = o.cp_actor + (10 if o.last_actor else 0) + o.hlasy_actor >= 100
+                        def_ticha = (80 - o.cp_actor) + (0 if o.last_actor else 10) + o.hlasy_def >= 100
+                        companion[0, 0] += ticha
                         companion[0, 1] += 1
                         companion[2, 0] += won
                         companion[2, 1] += 1
-                        companion[3, 0] += (80 - o.cp_actor) + (0 if o.last_actor else 10) + o.hlasy_def >= 100
+                        companion[3, 0] += def_ticha
                         companion[3, 1] += 1
+                        if clustered:
+                            units_add_money(&units, 0, sv, sh)
+                            unit_add(&units, CL_COMPANION, 0, ticha)
+                            unit_add(&units, CL_COMPANION, 2, won)
+                            unit_add(&units, CL_COMPANION, 3, def_ticha)
                         if hands[fh] & trump_seven(trump):
                             play_init(&play, hands, discard, fh, fh, GAME_STO_A_SEDEM, trump, fh, &rules, solver)
                             run_play(&play, strategy, seat_rng, NULL, 0, &err)
                             sv = settle_both(&play, &rules, GAME_STO_A_SEDEM, zero_k, -1, &won) // 2
                             sh = settle_both(&play, &rules, GAME_SEDMA, zero_k, -1, &won) // 2
                             count_paired_money(money, s_hist, paired, paired_positive, 1, sv, sh)
-                            companion[1, 0] += play.seven == SEVEN_WON_ACTOR
+                            seven = play.seven == SEVEN_WON_ACTOR
+                            companion[1, 0] += seven
                             companion[1, 1] += 1
+                            if clustered:
+                                units_add_money(&units, 1, sv, sh)
+                                unit_add(&units, CL_COMPANION, 1, seven)
+                    if clustered:
+                        units_fold(&units)
                     continue
 
                 # natural mode: the forehand's flavour, the takeover round, contract, doublings, play
