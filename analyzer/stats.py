@@ -63,38 +63,47 @@ def clustered_wilson(count, n, sum_sq, clusters, confidence: float = CONFIDENCE,
     return wilson(count / deff, n / deff, confidence)
 
 
-def mean_interval(total, total_sq, n, confidence: float = CONFIDENCE):
-    """Mean and its normal-approximation interval from the sum and the sum of squares of n values:
-    no mean without values, and no interval from fewer than MIN_NORMAL_N (NaN)."""
+def _within(estimate, low, high, bounds):
+    """The interval cut to the range the quantity cannot leave (a share in [0, 1], a difference
+    of two rates in [-1, 1]); a NaN end stays NaN."""
+    if bounds is None:
+        return estimate, low, high
+    return estimate, (max(low, bounds[0]) if low == low else low), (min(high, bounds[1]) if high == high else high)
+
+
+def mean_interval(total, total_sq, n, confidence: float = CONFIDENCE, bounds=None):
+    """Mean and its normal-approximation interval from the sum and the sum of squares of n values,
+    cut to `bounds` (low, high) when the values cannot leave them: no mean without values, and no
+    interval from fewer than MIN_NORMAL_N (NaN)."""
     if n < MIN_NORMAL_N:
         return (total / n if n else np.nan), np.nan, np.nan
     n = float(n)
     mean = total / n
     var = max(total_sq / n - mean * mean, 0.0) * n / (n - 1)
     half = norm.ppf(0.5 + confidence / 2) * np.sqrt(var / n)
-    return mean, mean - half, mean + half
+    return _within(mean, mean - half, mean + half, bounds)
 
 
-def mean_interval_if_counted(total, total_sq, n, confidence: float = CONFIDENCE):
+def mean_interval_if_counted(total, total_sq, n, confidence: float = CONFIDENCE, bounds=None):
     """mean_interval where the sum of squares was counted: a run stored before a kernel counted it
     passes None (and a negative sum has overflowed), and fewer than MIN_NORMAL_N values give no
     interval (mean_interval); the interval is then NaN and only the mean is known."""
     if total_sq is None or total_sq < 0:
         return (total / n if n else np.nan), np.nan, np.nan
-    return mean_interval(float(total), float(total_sq), n, confidence)
+    return mean_interval(float(total), float(total_sq), n, confidence, bounds)
 
 
-def ratio_interval(sum_x, sum_y, sum_xx, sum_yy, sum_xy, n, confidence: float = CONFIDENCE):
-    """The ratio sum x / sum y of n pairs (x, y), one a deal, and its delta-method normal interval:
-    the residuals x - R y have mean 0 and standard error s / sqrt(n), divided by the mean of y
-    (no interval from fewer than MIN_NORMAL_N pairs)."""
+def ratio_interval(sum_x, sum_y, sum_xx, sum_yy, sum_xy, n, confidence: float = CONFIDENCE, bounds=None):
+    """The ratio sum x / sum y of n pairs (x, y), one a deal, and its delta-method normal interval,
+    cut to `bounds` as mean_interval's: the residuals x - R y have mean 0 and standard error
+    s / sqrt(n), divided by the mean of y (no interval from fewer than MIN_NORMAL_N pairs)."""
     n, sum_y = float(n), float(sum_y)
     ratio = sum_x / sum_y if sum_y else np.nan
     if n < MIN_NORMAL_N or not sum_y:
         return ratio, np.nan, np.nan
     residual_sq = max(sum_xx - 2 * ratio * sum_xy + ratio * ratio * sum_yy, 0.0) / (n - 1)
     half = norm.ppf(0.5 + confidence / 2) * np.sqrt(residual_sq / n) / (sum_y / n)
-    return ratio, ratio - half, ratio + half
+    return _within(ratio, ratio - half, ratio + half, bounds)
 
 
 def histogram_moments(hist):

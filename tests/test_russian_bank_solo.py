@@ -443,7 +443,7 @@ def test_solo_analysis_adds_up_across_shards():
         assert np.array_equal(one[key], two[key])
     assert one["outcome"].sum() == 60 == one["nodes_hist"].sum()
     table = rb.solvability_table(one, "x")
-    assert table.ci_low[0] <= table.solvable[0] <= table.ci_high[0]
+    assert table.ci_low[0] <= table.proven_solvable[0] <= table.ci_high[0]
 
 
 def test_mean_nodes_interval_from_the_exact_sum_of_squares():

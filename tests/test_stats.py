@@ -6,7 +6,7 @@ import pytest
 from scipy.stats import binom
 
 from analyzer.stats import (MIN_NORMAL_N, clustered_wilson, design_effect, histogram_quantile, mean_interval,
-                            mean_interval_if_counted, wilson)
+                            mean_interval_if_counted, ratio_interval, wilson)
 
 
 def test_wilson_matches_the_score_formula():
@@ -140,3 +140,19 @@ def test_design_effect_of_clusters_of_unequal_size():
     k = x.sum(axis=1)
     assert design_effect(k.sum(), 4 * deals, (k * k).sum(), deals, 4 * k.sum(), 16 * deals) == pytest.approx(
         design_effect(k.sum(), 4 * deals, (k * k).sum(), deals), rel=1e-12)
+
+
+def test_bounds_cut_an_interval_to_the_range_of_its_quantity():
+    # 31 differences of two rates, 30 of them +1: the normal interval passes 1, the cut one stops there
+    mean, low, high = mean_interval(30, 30, 31)
+    assert high > 1 and mean_interval(30, 30, 31, bounds=(-1.0, 1.0)) == (mean, low, 1.0)
+    mean, low, high = mean_interval(-30, 30, 31)
+    assert mean_interval(-30, 30, 31, bounds=(-1.0, 1.0)) == (mean, -1.0, high)
+    # a share of units in 40 deals whose units nearly all have the event: cut at 1, the low end kept
+    share, low, high = ratio_interval(399, 400, 3981, 4000, 3990, 40)
+    assert high > 1 and ratio_interval(399, 400, 3981, 4000, 3990, 40, bounds=(0.0, 1.0)) == (share, low, 1.0)
+    # no interval stays no interval
+    _, low, high = mean_interval(3, 3, 5, bounds=(-1.0, 1.0))
+    assert np.isnan(low) and np.isnan(high)
+    _, low, high = mean_interval_if_counted(3, None, 50, bounds=(0.0, 1.0))
+    assert np.isnan(low) and np.isnan(high)

@@ -810,8 +810,9 @@ def stovka_tables(counters: Mapping[str, np.ndarray]) -> dict[str, pd.DataFrame]
     clusters = {name: counters.get(f"{name}_clusters", empty[f"{name}_clusters"]) for name in core.CLUSTERED}
     n, s = int(counters["qualified"][0]), int(counters["success"][0])
     overall = _trial_rate(s, n, clusters["qualified"][:, 0])
-    del overall["n"]                             # qualifying_deals: its trials, under trump_choice oracle
-    tables["overall"] = pd.DataFrame([dict(qualifying_deals=n, **overall)])
+    del overall["n"]
+    unit = "qualifying_trials" if "deals" in overall else "qualifying_deals"   # trump_choice oracle: one a suit
+    tables["overall"] = pd.DataFrame([{unit: n, **overall}])
 
     def by(key, labels):
         return pd.DataFrame(_success_rows(counters[key][0], counters[key][1], clusters[key], labels))

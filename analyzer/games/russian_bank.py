@@ -924,7 +924,9 @@ def honest_interval(w: int, l: int, u: int) -> tuple[float, float]:
 
 
 def solvability_table(counters: dict, label: str = "") -> pd.DataFrame:
-    """Outcomes of a solvability run with the §10.8 interval, and the mean nodes a deal (the
+    """Outcomes of a solvability run with the §10.8 interval and the share of the deals proven
+    solvable (won / deals: the unresolved deals are neither, so it is not a point estimate of the
+    solvability when some are left), and the mean nodes a deal (the
     search's cost, a mean over the deals like any other) with its normal interval where the run
     counted the squares (runs stored before 0.8.12 did not)."""
     w, l, u = (int(x) for x in counters["outcome"])
@@ -935,7 +937,7 @@ def solvability_table(counters: dict, label: str = "") -> pd.DataFrame:
     # whole nodes: a float column would print as 3.318e+06
     mean_nodes, nodes_low, nodes_high = (round(v) if np.isfinite(v) else np.nan for v in nodes)
     return pd.DataFrame([dict(game=label, deals=n, won=w, lost=l, unresolved=u,
-                              solvable=w / n if n else np.nan, ci_low=low, ci_high=high,
+                              proven_solvable=w / n if n else np.nan, ci_low=low, ci_high=high,
                               half_width_pp=100 * (high - low) / 2, mean_nodes=mean_nodes,
                               nodes_ci_low=max(nodes_low, 0) if np.isfinite(nodes_low) else np.nan,
                               nodes_ci_high=nodes_high)])
@@ -1017,10 +1019,10 @@ def _rate(pair: str, event: str, count: int, n: int) -> dict:
                 ci_low=float(low), ci_high=float(high))
 
 
-def _mean(pair: str, event: str, total: float, n: int, total_sq=None) -> dict:
+def _mean(pair: str, event: str, total: float, n: int, total_sq=None, bounds=None) -> dict:
     """A mean over n games with its normal interval when the sum of squares was counted (runs
     stored before 0.8.11 have only the sums: their means are shown without an interval)."""
-    mean, low, high = mean_interval_if_counted(total, total_sq, n)
+    mean, low, high = mean_interval_if_counted(total, total_sq, n, bounds=bounds)
     return dict(pair=pair, event=event, count=np.nan, n=n, estimate=mean, ci_low=low, ci_high=high)
 
 
@@ -1043,8 +1045,7 @@ def _exact_sums(counters: dict, key: str, hist_key: str) -> tuple[int, int | Non
 def _advantage(pair: str, w1: int, w2: int, n: int) -> dict:
     """First-mover advantage A = W1 - W2 (§9.4): the mean of +1 (first player won), -1 (second)
     and 0 (draw) over the games, so its sum of squares is W1 + W2; the interval kept in [-1, 1]."""
-    row = _mean(pair, "first-mover advantage W1-W2", w1 - w2, n, w1 + w2)
-    return dict(row, ci_low=max(row["ci_low"], -1.0), ci_high=min(row["ci_high"], 1.0))
+    return _mean(pair, "first-mover advantage W1-W2", w1 - w2, n, w1 + w2, bounds=(-1.0, 1.0))
 
 
 def _seat_rows(pair: str, w1: int, w2: int, stall: int, cap: int) -> list[dict]:
@@ -1185,7 +1186,8 @@ def build_report(ctx) -> list:
         "otherwise, after an open-pool search of the same deal as SOLO(∞, none), whose loss is a loss "
         "for every redeal limit and priority, §9.3 F3). The interval is the §10.8 Wilson interval that "
         "counts the unresolved deals as losses for its lower end and as wins for its upper end, so its width is at least the "
-        "unresolved share. In the literal model with unlimited redeals, the hand positions between "
+        "unresolved share; proven_solvable is the share of the deals the search won (won / deals): the "
+        "sample's solvable share lies between it and (won + unresolved) / deals. In the literal model with unlimited redeals, the hand positions between "
         "cards that would go home by themselves are one state (discarding round the hand links them "
         "at no cost). With a finite redeal limit k, a card discarded after the last redeal can "
         "never leave the waste, so the search ends every such line at once: SOLO(0, π) (play each hand "
@@ -1193,7 +1195,7 @@ def build_report(ctx) -> list:
         "pass, and the waste in the pass before it, must leave in turning order like a second stock, "
         "and a position where one of them provably never can is cut. Still, k = 1 and 2 leave deals "
         "unresolved within these budgets (as in the pilot of §13): read their intervals, not their "
-        "point estimates. The ladder table shows what smaller "
+        "proven shares. The ladder table shows what smaller "
         "budgets decide on the same deals (§10.7). The tempo D* is found by a breadth-first search "
         "layered by discards in the literal model: exact when the search finishes, otherwise the "
         "layer it reached is a proven lower bound. A deal the open-pool search proves lost as "

@@ -339,8 +339,9 @@ def _declaration_share(counters: dict) -> dict:
     if "points_moments" in counters:
         d, t, dd, tt, dt = (int(v) for v in counters["points_moments"])
         if d + t:
-            share, low, high = ratio_interval(d, d + t, dd, dd + 2 * dt + tt, dd + dt, int(counters["deals"][0]))
-            return dict(estimate=share, ci_low=max(low, 0.0), ci_high=min(high, 1.0))
+            share, low, high = ratio_interval(d, d + t, dd, dd + 2 * dt + tt, dd + dt, int(counters["deals"][0]),
+                                              bounds=(0.0, 1.0))
+            return dict(estimate=share, ci_low=low, ci_high=high)
     decl = sum(histogram_moments(counters["decl_hist"][r])[1] for r in range(2))
     tricks = sum(histogram_moments(counters["trick_points_hist"][r])[1] for r in range(2))
     return dict(estimate=decl / (decl + tricks) if decl + tricks else np.nan, ci_low=np.nan, ci_high=np.nan)

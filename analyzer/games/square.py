@@ -278,8 +278,8 @@ def _share(event, count, n, count_sq, n_sq, cross, deals):
     """A share of units that come in deals (actions, asks): count of n, with the delta-method
     interval of a ratio of per-deal sums (count_sq, n_sq, cross: the deals' sums of x^2, y^2, x y),
     kept inside [0, 1]."""
-    share, low, high = ratio_interval(count, n, count_sq, n_sq, cross, deals)
-    return dict(event=event, count=int(count), n=int(n), estimate=share, ci_low=max(low, 0.0), ci_high=min(high, 1.0))
+    share, low, high = ratio_interval(count, n, count_sq, n_sq, cross, deals, bounds=(0.0, 1.0))
+    return dict(event=event, count=int(count), n=int(n), estimate=share, ci_low=low, ci_high=high)
 
 
 def _mean_row(event, total, total_sq, n, **extra):

@@ -679,8 +679,7 @@ def paired_difference(paired: np.ndarray, deals: int):
     only_random, only_variant = int(paired[1]), int(paired[2])
     diff_sum = only_variant - only_random
     sq_sum = only_variant + only_random
-    mean, low, high = mean_interval(float(diff_sum), float(sq_sum), deals)
-    return mean, max(low, -1.0), min(high, 1.0)
+    return mean_interval(float(diff_sum), float(sq_sum), deals, bounds=(-1.0, 1.0))
 
 
 def placement_table(counters: dict[str, np.ndarray], rules: dict) -> pd.DataFrame:
