@@ -1317,24 +1317,26 @@ CLUSTERED = ("qualified", "by_hlas_trumps", "by_at", "by_honours", "by_side_aces
 cdef enum:
     CL_QUALIFIED, CL_HLAS_TRUMPS, CL_AT, CL_HONOURS, CL_SIDE_ACES, CL_UNGUARDED, CL_VOIDS, CL_LONGEST
     CL_SINGLETONS, CL_DEF_HLAS, CL_DISCARD, CL_MONEY, CL_PAIRED, CL_COMPANION, N_CLUSTERED
-    MAX_DEAL_UNITS = 96            # 4 trials x at most 21 table cells a trial
+    MAX_TABLE_UNITS = 16           # a table's entries in one deal: 4 trials x at most 4 (money, companion)
+    MAX_TABLE_CELLS = 32           # the largest table (by_honours)
 
 
 cdef struct DealUnits:
-    # one deal's trials under trump_choice oracle: an entry per (table, cell, trial)
-    int n
-    int table[MAX_DEAL_UNITS]
-    Py_ssize_t cell[MAX_DEAL_UNITS]
-    int64_t value[MAX_DEAL_UNITS]
+    # one deal's trials under trump_choice oracle: per table, an entry (cell, value) per trial and cell
+    int n[N_CLUSTERED]
+    Py_ssize_t cell[N_CLUSTERED][MAX_TABLE_UNITS]
+    int64_t value[N_CLUSTERED][MAX_TABLE_UNITS]
+    int64_t t[MAX_TABLE_CELLS]     # units_fold's scratch (zero between its calls): trials and their sum
+    int64_t x[MAX_TABLE_CELLS]     # in each cell of one table
     int64_t *planes[N_CLUSTERED]   # each table's <name>_clusters, flat
     Py_ssize_t cells[N_CLUSTERED]  # its cells a plane
 
 
 cdef inline void unit_add(DealUnits *u, int table, Py_ssize_t cell, int64_t value) noexcept nogil:
-    u.table[u.n] = table
-    u.cell[u.n] = cell
-    u.value[u.n] = value
-    u.n += 1
+    cdef int k = u.n[table]
+    u.cell[table][k] = cell
+    u.value[table][k] = value
+    u.n[table] = k + 1
 
 
 cdef inline void units_add_money(DealUnits *u, int pair, int64_t high, int64_t low) noexcept nogil:
@@ -1346,29 +1348,30 @@ cdef inline void units_add_money(DealUnits *u, int pair, int64_t high, int64_t l
 
 cdef void units_fold(DealUnits *u) noexcept nogil:
     """Add the deal's trials to the cluster planes of their cells (t trials in a cell, x their sum)."""
-    cdef bint done[MAX_DEAL_UNITS]
-    cdef int i, j
+    cdef int table, i, m
+    cdef Py_ssize_t c, k
     cdef int64_t t, x
     cdef int64_t *p
-    cdef Py_ssize_t k
-    memset(done, 0, sizeof(done))
-    for i in range(u.n):
-        if done[i]:
-            continue
-        t = 0
-        x = 0
-        for j in range(i, u.n):
-            if not done[j] and u.table[j] == u.table[i] and u.cell[j] == u.cell[i]:
-                done[j] = 1
-                t += 1
-                x += u.value[j]
-        k = u.cells[u.table[i]]
-        p = u.planes[u.table[i]] + u.cell[i]
-        p[0] += 1
-        p[k] += t * t
-        p[2 * k] += x * t
-        p[3 * k] += x * x
-    u.n = 0
+    for table in range(N_CLUSTERED):
+        m = u.n[table]
+        for i in range(m):
+            c = u.cell[table][i]
+            u.t[c] += 1
+            u.x[c] += u.value[table][i]
+        k = u.cells[table]
+        for i in range(m):
+            c = u.cell[table][i]
+            t = u.t[c]
+            if t:                                   # the cell's first entry folds it
+                x = u.x[c]
+                p = u.planes[table] + c
+                p[0] += 1
+                p[k] += t * t
+                p[2 * k] += x * t
+                p[3 * k] += x * x
+                u.t[c] = 0
+                u.x[c] = 0
+        u.n[table] = 0
 
 
 DISCARD_KINDS = ("two side cards of one suit", "side cards of two suits", "a trump and a side card", "two trumps")
@@ -1488,11 +1491,12 @@ cdef void _stovka_loop(object bit_generators, Py_ssize_t n_deals, Rules *rules_p
         cards[c] = <uint8_t>c
     for s in range(N_SEATS):
         seat_rng[s] = &rng                               # one strategy stream for every seat
-    units.n = 0
+    memset(&units, 0, sizeof(DealUnits))
     for c in range(N_CLUSTERED):
         flat = counters[CLUSTERED[c] + "_clusters"].reshape(-1)
         units.planes[c] = &flat[0]
         units.cells[c] = flat.shape[0] // 4
+        assert units.cells[c] <= MAX_TABLE_CELLS
     with bit_generators[0].lock, bit_generators[1].lock, bit_generators[2].lock, nogil:
         rng_init(&deal_rng, deal_bits)
         rng_init(&rng, play_bits)
