@@ -338,6 +338,16 @@ class Store:
                              "its shards cannot be mixed with new ones (start a new run)")
         return config
 
+    def shard_values(self, run_id: int, key: str) -> tuple[np.ndarray, np.ndarray]:
+        """The deals of each finished shard and its counters[key], stacked in shard order: batches
+        of consecutive deals, whose spread gives an interval where a run kept no squares."""
+        deals, values = [], []
+        for blob, n in self._db.execute("SELECT counters, deals FROM shards WHERE run_id = ? ORDER BY shard",
+                                        (run_id,)):
+            deals.append(n)
+            values.append(unpack_counters(blob)[key])
+        return np.array(deals, dtype=np.int64), np.array(values, dtype=np.int64)
+
     def missing_shards(self, run_id: int) -> list[int]:
         stored = self.get(run_id, with_counters=False)
         return sorted(set(range(stored.n_shards)) - set(stored.shards_done))

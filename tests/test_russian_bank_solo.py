@@ -578,6 +578,39 @@ def test_report_shows_the_headline_run_kept_beside_it(tmp_path):
     assert solvability.equals(expected) and int(solvability.deals[0]) == 40
 
 
+def test_a_headline_run_without_squares_gets_the_batch_means_interval(tmp_path):
+    # The committed headline run was made before the kernel counted the nodes' squares: its mean
+    # nodes a deal takes the interval of the ratio of the shards' node sums to their deals.
+    from analyzer.cli import main
+    from analyzer.report import ReportContext
+    from analyzer.store import Store, pack_counters, unpack_counters
+    from analyzer.stats import norm
+    path = tmp_path / rb.HEADLINE_STORE
+    assert main(["russian_bank", "solo", "--deals", "62", "--seed", "7", "--shard-size", "2", "--set",
+                 "foundation_priority=none", "--set", "node_budget=2000", "--set", "tt_bits=16",
+                 "--store", str(path)]) == 0
+    with Store(path) as store:                  # as an old version would have stored it
+        for shard, blob in store._db.execute("SELECT shard, counters FROM shards WHERE run_id = 1").fetchall():
+            counters = unpack_counters(blob)
+            del counters["node_sumsq"]
+            store._db.execute("UPDATE shards SET counters = ? WHERE run_id = 1 AND shard = ?",
+                              (pack_counters(counters), shard))
+        store._refresh(store._db, 1)
+        deals, sums = store.shard_values(1, "node_sum")
+        merged = store.get(1).counters
+    assert "node_sumsq" not in merged
+    assert deals.tolist() == [2] * 31 and sums[:, 0].sum() == merged["node_sum"][0]
+    section = rb.headline_section(ReportContext(seed=1, out_dir=tmp_path))
+    assert "a ratio over its 31 shards (batch means)" in section.text
+    table = section.tables[0][1]
+    # the same as the residuals of the shard sums about the ratio, by hand
+    x, d = sums[:, 0].astype(float), deals.astype(float)
+    ratio = x.sum() / d.sum()
+    half = norm.ppf(0.975) * np.sqrt(((x - ratio * d) ** 2).sum() / 30 / 31) / d.mean()
+    assert table.mean_nodes[0] == round(ratio)
+    assert (table.nodes_ci_low[0], table.nodes_ci_high[0]) == (round(ratio - half), round(ratio + half))
+
+
 def test_deals_are_unresolved_only_at_the_node_budget():
     # Deal 84 of shard 76 of the headline's stream (seed 2026) reaches a position with more than
     # 1,024 D3 moves (chains of pool cards onto an empty house). A move list cut short there made

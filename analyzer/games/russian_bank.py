@@ -18,7 +18,7 @@ import pandas as pd
 from .. import option_parsing as parsing
 from .._core import russian_bank as core
 from ..cards import parse_card, tokenize
-from ..stats import histogram_moments, mean_interval_if_counted, wilson
+from ..stats import histogram_moments, mean_interval_if_counted, ratio_interval, wilson
 from . import Analysis, Game
 
 RANKS = "A23456789TJQK"
@@ -923,17 +923,28 @@ def honest_interval(w: int, l: int, u: int) -> tuple[float, float]:
     return float(low), float(high)
 
 
-def solvability_table(counters: dict, label: str = "") -> pd.DataFrame:
+def batch_mean_interval(deals, sums) -> tuple[float, float, float]:
+    """A mean a deal and its interval from batches of deals (shards: their deals and their sums),
+    for a run that kept no squares: the ratio of the sums to the deals with the delta-method
+    interval over the batches (exact integer moments; a shard's square passes 2^63)."""
+    d = [int(v) for v in deals]
+    x = [int(v) for v in sums]
+    return ratio_interval(sum(x), sum(d), sum(v * v for v in x), sum(v * v for v in d),
+                          sum(a * b for a, b in zip(x, d)), len(d))
+
+
+def solvability_table(counters: dict, label: str = "", nodes_interval=None) -> pd.DataFrame:
     """Outcomes of a solvability run with the §10.8 interval and the share of the deals proven
     solvable (won / deals: the unresolved deals are neither, so it is not a point estimate of the
     solvability when some are left), and the mean nodes a deal (the
     search's cost, a mean over the deals like any other) with its normal interval where the run
-    counted the squares (runs stored before 0.8.12 did not)."""
+    counted the squares (runs stored before 0.8.12 did not: `nodes_interval` may then give one,
+    see batch_mean_interval)."""
     w, l, u = (int(x) for x in counters["outcome"])
     n = w + l + u
     low, high = honest_interval(w, l, u)
     sumsq = core.exact_square_sum(counters["node_sumsq"]) if "node_sumsq" in counters else None
-    nodes = mean_interval_if_counted(int(counters["node_sum"][0]), sumsq, n)
+    nodes = mean_interval_if_counted(int(counters["node_sum"][0]), sumsq, n) if nodes_interval is None else nodes_interval
     # whole nodes: a float column would print as 3.318e+06
     mean_nodes, nodes_low, nodes_high = (round(v) if np.isfinite(v) else np.nan for v in nodes)
     return pd.DataFrame([dict(game=label, deals=n, won=w, lost=l, unresolved=u,
@@ -1273,6 +1284,7 @@ def headline_section(ctx):
             return None
         stored = max(runs, key=lambda r: r.deals_done)
         stored = store.get(stored.id)
+        batches = None if "node_sumsq" in stored.counters else store.shard_values(stored.id, "node_sum")
     c, rules = stored.config, stored.config["rule_options"]
     label = f"SOLO({_k_text(rules['redeal_limit'])}, {rules['foundation_priority']})"
     counters = stored.counters
@@ -1290,11 +1302,14 @@ def headline_section(ctx):
             f"{unresolved:,} deals ({unresolved / done:.3%}) are unresolved at the budget and are counted "
             f"both ways in the interval. Time{so_far}: {stored.seconds / 3600:.1f} hours summed over the "
             f"shards ({stored.seconds / done * 1000:.0f} ms a deal; CPU time when each worker had a core).")
-    if "node_sumsq" not in counters:
-        text += (" Its mean nodes a deal has no interval: the version that made the run did not count "
-                 "the squares of the nodes (0.8.12 does).")
+    nodes_interval = None
+    if batches is not None:
+        nodes_interval = batch_mean_interval(batches[0], batches[1][:, 0])
+        text += (f" The version that made the run did not count each deal's squared nodes (0.8.12 does), "
+                 f"so the interval of its mean nodes a deal is that of a ratio over its "
+                 f"{len(batches[0]):,} shards (batch means).")
     return Section(f"Russian Bank: the headline run ({done:,} deals)", text, tables=[
-        (f"Russian-bank solvability, {label}", solvability_table(counters, label)),
+        (f"Russian-bank solvability, {label}", solvability_table(counters, label, nodes_interval)),
         ("Escalation ladder: the same deals with smaller node budgets", ladder_table(counters, rules["node_budget"])),
         ("Nodes per deal", nodes_table(counters))])
 
