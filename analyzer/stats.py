@@ -37,6 +37,8 @@ def design_effect(count, n, sum_sq, clusters, sum_cross=None, sum_size_sq=None) 
     is then that of the ratio estimator, sum (x - p t)^2 / (clusters - 1). Below 1 when the units
     exclude each other (one hand holding a card keeps it from the others); NaN when the rate is 0
     or 1."""
+    if (sum_cross is None) != (sum_size_sq is None):
+        raise ValueError("clusters of unequal size need both sum_cross and sum_size_sq")
     count, n, clusters = int(count), int(n), int(clusters)
     p = count / n if n else np.nan
     if not 0 < p < 1 or clusters < 2:

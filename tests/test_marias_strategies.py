@@ -131,54 +131,102 @@ def test_contract_strategies_in_the_game_analysis():
     assert share["bold"] > 3 * share["cautious"]
 
 
-def _trials_and_values(counters, name):
-    """A trial table's (trials, successes or sum of S) per cell, as its <name>_clusters indexes them."""
+def _deal_planes(counters, name):
+    """What one deal alone adds to <name>_clusters: [t > 0, t^2, x t, x^2] per cell, t its trials in
+    the cell (in the row, for a distribution) and x their successes, sum of S or count."""
     table = counters[name]
+    if name.endswith("_hist"):                 # a distribution: one row (count_hist) or one a contract
+        x = table.reshape(-1, table.shape[-1])
+        t = np.broadcast_to(x.sum(axis=1, keepdims=True), x.shape)
+        return np.stack([x > 0, (x > 0) * t * t, x * t, x * x]).reshape(4, *table.shape)
     if name == "qualified":
-        return table, counters["success"]
-    if name in ("money", "paired"):
-        return table[:, 0], table[:, 1]
-    if name == "companion":
-        return table[:, 1], table[:, 0]
-    return table[0], table[1]
+        t, x = table, counters["success"]
+    elif name in ("money", "paired"):
+        t, x = table[:, 0], table[:, 1]
+    elif name == "companion":
+        t, x = table[:, 1], table[:, 0]
+    else:
+        t, x = table[0], table[1]
+    return np.stack([t > 0, t * t, x * t, x * x])
 
 
-def test_oracle_clusters_are_the_deals_sums_of_their_trials():
-    # each deal played alone gives its trials t and their sum x in every cell; the clusters of the
-    # batch must be the sums over the deals of [t > 0, t^2, x t, x^2] (the heuristic play is
-    # deterministic, so the deals alone add up to the batch)
+@pytest.fixture(scope="module")
+def oracle_deals():
+    """400 given deals under trump_choice oracle: the batch's counters and each deal's alone."""
     rng = np.random.default_rng(11)
-    packs = np.array([rng.permutation(32) for _ in range(300)], dtype=np.uint8)
+    packs = np.array([rng.permutation(32) for _ in range(400)], dtype=np.uint8)
     oracle = {"trump_choice": "oracle"}
     batch = core.stovka_shard(gens(), len(packs), OPTIONS, oracle, given=packs)
     alone = [core.stovka_shard(gens(), 1, OPTIONS, oracle, given=packs[i:i + 1]) for i in range(len(packs))]
-    several = 0
+    return packs, batch, alone
+
+
+def test_oracle_clusters_are_the_deals_sums_of_their_trials(oracle_deals):
+    # each deal played alone gives its trials t and their sum x in every cell; the clusters of the
+    # batch must be the sums over the deals of [t > 0, t^2, x t, x^2] (the heuristic play is
+    # deterministic, so the deals alone add up to the batch)
+    packs, batch, alone = oracle_deals
     for name in core.CLUSTERED:
         assert np.array_equal(sum(a[name] for a in alone), batch[name]), name
-        expected = np.zeros_like(batch[name + "_clusters"])
-        for a in alone:
-            t, x = _trials_and_values(a, name)
-            expected += np.stack([t > 0, t * t, x * t, x * x])
-            several += int((t > 1).sum())
+        expected = sum(_deal_planes(a, name) for a in alone)
         assert np.array_equal(batch[name + "_clusters"], expected), name
-    assert several > 1000                      # deals with several trials in one cell are common
+        # deals with several trials in one cell (or row) are common
+        assert (expected[1] > expected[0]).any(), name
     # one trial a deal keeps no clusters
-    assert not core.stovka_shard(gens(), 300, OPTIONS, {}, given=packs)["by_at_clusters"].any()
+    assert not core.stovka_shard(gens(), len(packs), OPTIONS, {}, given=packs)["by_at_clusters"].any()
 
 
-def test_oracle_intervals_count_a_deals_trials_once_where_the_deals_cannot_tell():
-    from analyzer.games.marias import stovka_tables
+def _clustered_rate(t, x):
+    """The interval of sum x / sum t over the deals (t trials, x successes a deal), by hand: the
+    ratio estimator's variance over the binomial one, or the worst case where the deals cannot tell."""
     from analyzer.stats import wilson
+    t, x = t[t > 0].astype(float), x[t > 0].astype(float)
+    n, s, deals = t.sum(), x.sum(), len(t)
+    p = s / n
+    if s in (0, n):
+        deff = n / deals
+    elif deals < 30:
+        deff = (t * t).sum() / n
+    else:
+        ratio_var = ((x - p * t) ** 2).sum() / (deals - 1) / deals / (n / deals) ** 2
+        deff = ratio_var / (p * (1 - p) / n)
+    low, high = wilson(s / deff, n / deff)
+    return deff, float(low), float(high)
 
-    counters = core.stovka_shard(gens(), 4000, OPTIONS, {"trump_choice": "oracle"})
-    by_at = stovka_tables(counters)["by A+T held"].set_index("a_plus_t")
-    clusters = counters["by_at_clusters"]
+
+def test_oracle_intervals_are_those_of_the_deals(oracle_deals):
+    from analyzer.games.marias import stovka_tables
+    from scipy.stats import norm
+
+    _, batch, alone = oracle_deals
+    tables = stovka_tables(batch)
+    per_deal = lambda name: np.stack([a[name] for a in alone])
+    by_at, tried = tables["by A+T held"].set_index("a_plus_t"), per_deal("by_at")
+    kinds = set()
     for at, row in by_at.iterrows():
-        assert row.deals == clusters[0, at] and row.n == counters["by_at"][0, at]
-        if row.deals < 30 or row.successes in (0, row.n):       # worst case: a deal's trials as one
-            assert row.design_effect == pytest.approx(row.n / row.deals)
-        low, high = wilson(row.successes / row.design_effect, row.n / row.design_effect)
-        assert (row.ci_low, row.ci_high) == pytest.approx((float(low), float(high)))
-    assert (by_at.n > by_at.deals).all()                    # several suits a deal in every cell
-    no_success = by_at[by_at.successes == 0]
-    assert len(no_success) and (no_success.ci_high > wilson(0, no_success.n)[1]).all()
+        deff, low, high = _clustered_rate(tried[:, 0, at], tried[:, 1, at])
+        assert row.deals == (tried[:, 0, at] > 0).sum() and row.n > row.deals
+        assert (row.design_effect, row.ci_low, row.ci_high) == pytest.approx((deff, low, high), rel=1e-9)
+        kinds.add("worst" if row.deals < 30 or row.successes in (0, row.n) else "estimated")
+    assert kinds == {"worst", "estimated"}
+    companion, tried = tables["companion rates"], per_deal("companion")
+    for i, row in companion.iterrows():
+        deff, low, high = _clustered_rate(tried[:, i, 1], tried[:, i, 0])
+        assert (row.design_effect, row.ci_low, row.ci_high) == pytest.approx((deff, low, high), rel=1e-9)
+    # money: the ratio of the deals' sums of S to their trials, the interval over the deals
+    money, tried = tables["money"].set_index("contract"), per_deal("money")
+    for i, contract in enumerate(core.S_ROWS):
+        t, x = tried[:, i, 0], tried[:, i, 1]
+        t, x = t[t > 0].astype(float), x[t > 0].astype(float)
+        mean = x.sum() / t.sum()
+        half = norm.ppf(0.975) * np.sqrt(((x - mean * t) ** 2).sum() / (len(t) - 1) / len(t)) / t.mean()
+        row = money.loc[contract]
+        assert (row.trials, row.deals) == (t.sum(), len(t)) and len(t) >= 30
+        assert (row.mean_S_in_B, row.ci_low, row.ci_high) == pytest.approx((mean, mean - half, mean + half), rel=1e-9)
+    # a distribution: a value's trials over the contract's trials, deal by deal
+    settled, hists = tables["settlement distribution"], per_deal("s_hist")
+    stovka = settled[settled.contract == core.S_ROWS[0]]
+    for _, row in stovka.iterrows():
+        column = row.S + core.S_OFFSET
+        deff, low, high = _clustered_rate(hists[:, 0].sum(axis=1), hists[:, 0, column])
+        assert (row.design_effect, row.ci_low, row.ci_high) == pytest.approx((deff, low, high), rel=1e-9)

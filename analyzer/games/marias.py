@@ -766,16 +766,20 @@ def _trial_rate(s, n, clusters) -> dict:
     <name>_clusters counter (deals, sum t^2, sum x t, sum x^2): under trump_choice oracle a deal
     gives one trial a suit, its trials are not independent, and the interval is at the effective
     sample size n / design effect (of clusters of unequal size, shown beside it). Where the deals
-    cannot measure it (fewer than MIN_NORMAL_N of them, or a rate of 0 or 1) it takes the worst
-    case, a deal's trials counted as one (design effect n / deals). A cell without clusters (one
-    trial a deal) has the plain interval."""
+    cannot measure it, it takes the worst case, the trials of a deal all alike: from fewer than
+    MIN_NORMAL_N deals the design effect sum t^2 / n, and at a rate of 0 or 1 the deals as the
+    sample (n / deals; no success in any trial says no more than none in any deal). A cell without
+    clusters (one trial a deal) has the plain interval."""
     deals, size_sq, cross, sq = (int(v) for v in clusters)
     if not deals:
         low, high = wilson(s, n)
         return dict(n=int(n), successes=int(s), rate=s / n if n else np.nan, ci_low=float(low), ci_high=float(high))
-    deff = design_effect(s, n, sq, deals, cross, size_sq)
-    if deals < MIN_NORMAL_N or not deff > 0:
+    if s in (0, n):
         deff = n / deals
+    elif deals < MIN_NORMAL_N:
+        deff = size_sq / n
+    else:
+        deff = design_effect(s, n, sq, deals, cross, size_sq)
     low, high = wilson(s / deff, n / deff)
     return dict(n=int(n), successes=int(s), rate=s / n, ci_low=float(low), ci_high=float(high), deals=deals,
                 design_effect=deff)
@@ -806,8 +810,7 @@ def stovka_tables(counters: Mapping[str, np.ndarray]) -> dict[str, pd.DataFrame]
     from .._core import marias as core
 
     tables = {}
-    empty = core.new_counters()                 # (runs stored before 0.8.13 kept no clusters)
-    clusters = {name: counters.get(f"{name}_clusters", empty[f"{name}_clusters"]) for name in core.CLUSTERED}
+    clusters = {name: _clusters_of(counters, name) for name in core.CLUSTERED}
     n, s = int(counters["qualified"][0]), int(counters["success"][0])
     overall = _trial_rate(s, n, clusters["qualified"][:, 0])
     del overall["n"]
@@ -829,10 +832,9 @@ def stovka_tables(counters: Mapping[str, np.ndarray]) -> dict[str, pd.DataFrame]
     tables["by defenders' hlasy"] = by("by_def_hlas", {"defenders_hlasy": lambda k: 20 * k[0]})
     tables["by discard"] = by("by_discard", dict(discard=lambda k: core.DISCARD_KINDS[k[0]], voids_made=lambda k: k[1]))
     tables["settlement distribution"] = settlement_distribution(counters)
-    hist = counters["count_hist"]
-    total = hist.sum()
     tables["count distribution"] = pd.DataFrame(
-        [dict(count=10 * i, deals=int(v), share=v / total) for i, v in enumerate(hist) if v])
+        [dict(count=10 * row.pop("value"), **row)
+         for row in _distribution_rows(counters["count_hist"], clusters["count_hist"], clusters["qualified"][:, 0])])
     rows = []
     for i, name in enumerate(("Stovka", "Hra (with tichá stovka)", "Sto a sedem", "Sedma a hra")):
         m, tot, sq = counters["money"][i]
@@ -857,19 +859,36 @@ def stovka_tables(counters: Mapping[str, np.ndarray]) -> dict[str, pd.DataFrame]
     return tables
 
 
+def _distribution_rows(hist, clusters, row_clusters) -> list[dict]:
+    """Each value of a distribution over trials with its share and Wilson interval: `hist` the
+    trials a value, `clusters` its cells' planes (sum x t, sum x^2 with t the row's trials) and
+    `row_clusters` the row's deals and sum t^2 (see _trial_rate; zero outside trump_choice oracle)."""
+    n, rows = int(hist.sum()), []
+    for v in np.flatnonzero(hist):
+        rate = _trial_rate(hist[v], n, (row_clusters[0], row_clusters[1], clusters[2, v], clusters[3, v]))
+        rate.pop("n")
+        unit = "trials" if "deals" in rate else "deals"         # trump_choice oracle: one a suit
+        rows.append(dict(value=int(v), n=n, **{unit: rate.pop("successes")}, share=rate.pop("rate"), **rate))
+    return rows
+
+
+def _clusters_of(counters: Mapping[str, np.ndarray], name: str) -> np.ndarray:
+    """counters[name + "_clusters"], or zeros for a run stored before 0.8.13 (no clusters)."""
+    from .._core import marias as core
+    return counters.get(f"{name}_clusters", core.new_counters()[f"{name}_clusters"])
+
+
 def settlement_distribution(counters: Mapping[str, np.ndarray]) -> pd.DataFrame:
     """The distribution of S (per defender, in B) of each contract the forced experiment settles:
-    per value the deals, their share and its Wilson 95% interval."""
+    per value the deals, their share and its Wilson 95% interval (the money row's trials as its
+    clusters under trump_choice oracle)."""
     from .._core import marias as core
 
+    clusters, money = _clusters_of(counters, "s_hist"), _clusters_of(counters, "money")
     rows = []
     for i, contract in enumerate(core.S_ROWS):
-        hist = counters["s_hist"][i]
-        n = int(hist.sum())
-        for j in np.flatnonzero(hist):
-            low, high = wilson(hist[j], n)
-            rows.append(dict(contract=contract, S=int(j) - core.S_OFFSET, n=n, deals=int(hist[j]), share=hist[j] / n,
-                             ci_low=float(low), ci_high=float(high)))
+        for row in _distribution_rows(counters["s_hist"][i], clusters[:, i], money[:, i]):
+            rows.append(dict(contract=contract, S=row.pop("value") - core.S_OFFSET, **row))
     return pd.DataFrame(rows)
 
 

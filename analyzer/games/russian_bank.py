@@ -1305,7 +1305,7 @@ def headline_section(ctx):
     nodes_interval = None
     if batches is not None:
         nodes_interval = batch_mean_interval(batches[0], batches[1][:, 0])
-        text += (f" The version that made the run did not count each deal's squared nodes (0.8.12 does), "
+        text += (f" The version that made the run did not count each deal's squared nodes (counted since 0.8.12), "
                  f"so the interval of its mean nodes a deal is that of a ratio over its "
                  f"{len(batches[0]):,} shards (batch means).")
     return Section(f"Russian Bank: the headline run ({done:,} deals)", text, tables=[

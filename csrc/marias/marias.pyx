@@ -1299,11 +1299,14 @@ def new_counters():
     )
     # Under trump_choice oracle a deal gives one trial a suit, and the trials of a deal are not
     # independent. For each cell of the trial tables, <name>_clusters holds the planes [deals with
-    # a trial in the cell, sum of t^2, sum of x t, sum of x^2] over the deals, t being the deal's
-    # trials in the cell and x their sum (successes, or S); zero in every other mode (one trial a deal).
+    # a trial in the cell, sum of t^2, sum of x t, sum of x^2] over those deals, x being the sum of
+    # the deal's values in the cell (successes, S, or trials with that value of a distribution) and
+    # t its trials in the cell (of a distribution: in the row, all values of one contract, whose
+    # deals and sum of t^2 are those of the money row, or of qualified for count_hist). Zero in
+    # every other mode (one trial a deal).
     for name in CLUSTERED:
         shape = counters[name].shape
-        cells = shape[1:] if name.startswith("by_") else shape[:1]
+        cells = shape[1:] if name.startswith("by_") else (shape if name.endswith("_hist") else shape[:1])
         counters[name + "_clusters"] = z(4, *cells)
     return counters
 
@@ -1311,66 +1314,78 @@ def new_counters():
 # the trial tables with clusters, in the order of the CL_ constants
 CLUSTERED = ("qualified", "by_hlas_trumps", "by_at", "by_honours", "by_side_aces", "by_unguarded_tens",
              "by_side_voids", "by_longest_side", "by_side_singletons", "by_def_hlas", "by_discard",
-             "money", "paired", "companion")
+             "money", "paired", "companion", "count_hist", "s_hist")
 
 
 cdef enum:
     CL_QUALIFIED, CL_HLAS_TRUMPS, CL_AT, CL_HONOURS, CL_SIDE_ACES, CL_UNGUARDED, CL_VOIDS, CL_LONGEST
-    CL_SINGLETONS, CL_DEF_HLAS, CL_DISCARD, CL_MONEY, CL_PAIRED, CL_COMPANION, N_CLUSTERED
-    MAX_TABLE_UNITS = 16           # a table's entries in one deal: 4 trials x at most 4 (money, companion)
-    MAX_TABLE_CELLS = 32           # the largest table (by_honours)
+    CL_SINGLETONS, CL_DEF_HLAS, CL_DISCARD, CL_MONEY, CL_PAIRED, CL_COMPANION, CL_COUNT, CL_S_HIST
+    N_CLUSTERED
+    MAX_TABLE_UNITS = 16           # a table's entries in one deal: 4 trials x at most 4 (money, companion, S)
 
 
 cdef struct DealUnits:
-    # one deal's trials under trump_choice oracle: per table, an entry (cell, value) per trial and cell
+    # One deal's trials under trump_choice oracle: per table an entry (cell, its row, value) per
+    # trial and cell. A row is one cell of a rate table, and one contract's (or all) values of a
+    # distribution (s_hist, count_hist), whose trials are the row's.
     int n[N_CLUSTERED]
     Py_ssize_t cell[N_CLUSTERED][MAX_TABLE_UNITS]
+    Py_ssize_t row[N_CLUSTERED][MAX_TABLE_UNITS]
     int64_t value[N_CLUSTERED][MAX_TABLE_UNITS]
-    int64_t t[MAX_TABLE_CELLS]     # units_fold's scratch (zero between its calls): trials and their sum
-    int64_t x[MAX_TABLE_CELLS]     # in each cell of one table
     int64_t *planes[N_CLUSTERED]   # each table's <name>_clusters, flat
     Py_ssize_t cells[N_CLUSTERED]  # its cells a plane
+    Py_ssize_t row_cells[N_CLUSTERED]
 
 
 cdef inline void unit_add(DealUnits *u, int table, Py_ssize_t cell, int64_t value) noexcept nogil:
     cdef int k = u.n[table]
     u.cell[table][k] = cell
+    u.row[table][k] = cell // u.row_cells[table]
     u.value[table][k] = value
     u.n[table] = k + 1
 
 
 cdef inline void units_add_money(DealUnits *u, int pair, int64_t high, int64_t low) noexcept nogil:
-    """count_paired_money's values as trials of the deal (money rows 2 * pair and 2 * pair + 1)."""
+    """count_paired_money's values as trials of the deal (money and s_hist rows 2 * pair and 2 * pair + 1)."""
+    cdef Py_ssize_t bins = 2 * S_RANGE + 1
     unit_add(u, CL_MONEY, 2 * pair, high)
     unit_add(u, CL_MONEY, 2 * pair + 1, low)
     unit_add(u, CL_PAIRED, pair, high - low)
+    unit_add(u, CL_S_HIST, 2 * pair * bins + s_bin(high), 1)
+    unit_add(u, CL_S_HIST, (2 * pair + 1) * bins + s_bin(low), 1)
 
 
 cdef void units_fold(DealUnits *u) noexcept nogil:
-    """Add the deal's trials to the cluster planes of their cells (t trials in a cell, x their sum)."""
-    cdef int table, i, m
-    cdef Py_ssize_t c, k
+    """Add the deal's trials to the cluster planes of their cells: t trials in the cell's row, x
+    the sum of the cell's values (at most 16 entries a table, so pairs are cheap)."""
+    cdef int table, i, j, m
+    cdef bint first
+    cdef Py_ssize_t c, r, k
     cdef int64_t t, x
     cdef int64_t *p
     for table in range(N_CLUSTERED):
         m = u.n[table]
-        for i in range(m):
-            c = u.cell[table][i]
-            u.t[c] += 1
-            u.x[c] += u.value[table][i]
         k = u.cells[table]
         for i in range(m):
             c = u.cell[table][i]
-            t = u.t[c]
-            if t:                                   # the cell's first entry folds it
-                x = u.x[c]
-                p = u.planes[table] + c
-                p[0] += 1
-                p[k] += t * t
-                p[2 * k] += x * t
-                p[3 * k] += x * x
-                u.t[c] = 0
-                u.x[c] = 0
+            first = True
+            for j in range(i):
+                if u.cell[table][j] == c:
+                    first = False
+            if not first:                           # the cell's first entry folds it
+                continue
+            r = u.row[table][i]
+            t = 0
+            x = 0
+            for j in range(m):
+                t += u.row[table][j] == r
+                if u.cell[table][j] == c:
+                    x += u.value[table][j]
+            p = u.planes[table] + c
+            p[0] += 1
+            p[k] += t * t
+            p[2 * k] += x * t
+            p[3 * k] += x * x
         u.n[table] = 0
 
 
@@ -1379,12 +1394,17 @@ S_ROWS = ("Stovka", "Hra (with tichá stovka)", "Sto a sedem", "Sedma a hra")
 S_OFFSET = S_RANGE                 # s_hist[row, S + S_OFFSET]
 
 
-cdef inline void count_s(int64_t[:, ::1] hist, int row, int value) noexcept nogil:
+cdef inline Py_ssize_t s_bin(int64_t value) noexcept nogil:
+    """The s_hist column of S (the extreme columns collect the values beyond +-S_RANGE)."""
     if value < -S_RANGE:
         value = -S_RANGE
     elif value > S_RANGE:
         value = S_RANGE
-    hist[row, value + S_RANGE] += 1
+    return value + S_RANGE
+
+
+cdef inline void count_s(int64_t[:, ::1] hist, int row, int value) noexcept nogil:
+    hist[row, s_bin(value)] += 1
 
 
 cdef inline void count_paired_money(int64_t[:, ::1] money, int64_t[:, ::1] s_hist, int64_t[:, ::1] paired,
@@ -1496,7 +1516,9 @@ cdef void _stovka_loop(object bit_generators, Py_ssize_t n_deals, Rules *rules_p
         flat = counters[CLUSTERED[c] + "_clusters"].reshape(-1)
         units.planes[c] = &flat[0]
         units.cells[c] = flat.shape[0] // 4
-        assert units.cells[c] <= MAX_TABLE_CELLS
+        units.row_cells[c] = 1
+    units.row_cells[CL_COUNT] = COUNT_BINS
+    units.row_cells[CL_S_HIST] = 2 * S_RANGE + 1
     with bit_generators[0].lock, bit_generators[1].lock, bit_generators[2].lock, nogil:
         rng_init(&deal_rng, deal_bits)
         rng_init(&rng, play_bits)
@@ -1643,6 +1665,8 @@ cdef void _stovka_loop(object bit_generators, Py_ssize_t n_deals, Rules *rules_p
                         if clustered:
                             unit_add(&units, CL_DISCARD, by_discard.shape[2] * kind + made_voids, hit)
                         count_hist[sv // 10 if sv >= 0 else 0] += 1
+                        if clustered:
+                            unit_add(&units, CL_COUNT, sv // 10 if sv >= 0 else 0, 1)
                         sv = settle_both(&play, &rules, GAME_STOVKA, zero_k, -1, &won) // 2
                         sh = settle_both(&play, &rules, GAME_HRA, zero_k, -1, &won) // 2
                         count_paired_money(money, s_hist, paired, paired_positive, 0, sv, sh)
