@@ -875,7 +875,8 @@ def _distribution_rows(hist, clusters, row_clusters) -> list[dict]:
 def _clusters_of(counters: Mapping[str, np.ndarray], name: str) -> np.ndarray:
     """counters[name + "_clusters"], or zeros for a run stored before 0.8.13 (no clusters)."""
     from .._core import marias as core
-    return counters.get(f"{name}_clusters", core.new_counters()[f"{name}_clusters"])
+    key = f"{name}_clusters"
+    return counters[key] if key in counters else core.new_counters()[key]
 
 
 def settlement_distribution(counters: Mapping[str, np.ndarray]) -> pd.DataFrame:

@@ -944,7 +944,7 @@ def solvability_table(counters: dict, label: str = "", nodes_interval=None) -> p
     n = w + l + u
     low, high = honest_interval(w, l, u)
     sumsq = core.exact_square_sum(counters["node_sumsq"]) if "node_sumsq" in counters else None
-    nodes = mean_interval_if_counted(int(counters["node_sum"][0]), sumsq, n) if nodes_interval is None else nodes_interval
+    nodes = nodes_interval or mean_interval_if_counted(int(counters["node_sum"][0]), sumsq, n)
     # whole nodes: a float column would print as 3.318e+06
     mean_nodes, nodes_low, nodes_high = (round(v) if np.isfinite(v) else np.nan for v in nodes)
     return pd.DataFrame([dict(game=label, deals=n, won=w, lost=l, unresolved=u,
@@ -1198,7 +1198,8 @@ def build_report(ctx) -> list:
         "for every redeal limit and priority, §9.3 F3). The interval is the §10.8 Wilson interval that "
         "counts the unresolved deals as losses for its lower end and as wins for its upper end, so its width is at least the "
         "unresolved share; proven_solvable is the share of the deals the search won (won / deals): the "
-        "sample's solvable share lies between it and (won + unresolved) / deals. In the literal model with unlimited redeals, the hand positions between "
+        "sample's solvable share lies between it and (won + unresolved) / deals. In the literal model "
+        "with unlimited redeals, the hand positions between "
         "cards that would go home by themselves are one state (discarding round the hand links them "
         "at no cost). With a finite redeal limit k, a card discarded after the last redeal can "
         "never leave the waste, so the search ends every such line at once: SOLO(0, π) (play each hand "
