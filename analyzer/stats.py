@@ -70,7 +70,7 @@ def _within(estimate, low, high, bounds):
     of two rates in [-1, 1]); a NaN end stays NaN."""
     if bounds is None:
         return estimate, low, high
-    return estimate, (max(low, bounds[0]) if low == low else low), (min(high, bounds[1]) if high == high else high)
+    return estimate, (low if math.isnan(low) else max(low, bounds[0])), (high if math.isnan(high) else min(high, bounds[1]))
 
 
 def mean_interval(total, total_sq, n, confidence: float = CONFIDENCE, bounds=None):

@@ -94,9 +94,10 @@ def pack_counters(counters: dict[str, np.ndarray]) -> bytes:
     return buf.getvalue()
 
 
-def unpack_counters(blob: bytes) -> dict[str, np.ndarray]:
+def unpack_counters(blob: bytes, keys=None) -> dict[str, np.ndarray]:
+    """The counters of a blob, or only those named in `keys` (the others are not decompressed)."""
     with np.load(io.BytesIO(blob), allow_pickle=False) as npz:
-        return {k: npz[k] for k in npz.files}
+        return {k: npz[k] for k in (npz.files if keys is None else keys)}
 
 
 def _hash(data: dict) -> str:
@@ -345,7 +346,7 @@ class Store:
         for blob, n in self._db.execute("SELECT counters, deals FROM shards WHERE run_id = ? ORDER BY shard",
                                         (run_id,)):
             deals.append(n)
-            values.append(unpack_counters(blob)[key])
+            values.append(unpack_counters(blob, (key,))[key])
         return np.array(deals, dtype=np.int64), np.array(values, dtype=np.int64)
 
     def missing_shards(self, run_id: int) -> list[int]:
