@@ -13,6 +13,9 @@
 (f) blind SOLO games per second: random SOLO(∞, none) layouts played by G1 (deal + whole game; no
     goal in issue 6), and (h) by the hindsight policy with the report's settings (16 stock orders a
     decision, 1,000 nodes a search), with its solver searches and nodes per second;
+(i) line (c) again with its pruning switched off, one part after another (the stuck tests, the D3
+    normal form, the dominances): what each part costs in nodes per second and gives in decided deals,
+    i.e. how far the node rate alone is from measuring the solver;
 (g) the solver where the headline run spends most of its time: seven hard SOLO(∞, none) layouts
     (SoloPosition.deal(s) for the seeds below 400 that need 2-3 million nodes or more) at a 10^7-node
     budget with a table of up to 2^26 entries (2 GB), the regime of the headline's 3x10^7 budget,
@@ -67,9 +70,15 @@ def load():
     return f"load average {os.getloadavg()[0]:.1f}"
 
 
-def solo_rate(deals, budget, repeat, strict):
-    options = dict(k=None, strict=strict, open_pool=not strict, dominance=True, d3=True, tempo=False,
-                   budget=budget, tt_bits=20)
+# (i): the solver of line (c) with its pruning switched off, one part after another
+PRUNING_OFF = (("no stuck tests", dict(stuck_prune=False)), ("no D3", dict(d3=False)),
+               ("no stuck tests, no D3", dict(stuck_prune=False, d3=False)),
+               ("none (no stuck tests, D3 or dominances)", dict(stuck_prune=False, d3=False, dominance=False)))
+
+
+def solo_rate(deals, budget, repeat, strict, **switches):
+    options = dict(dict(k=None, strict=strict, open_pool=not strict, dominance=True, d3=True, tempo=False,
+                        budget=budget, tt_bits=20), **switches)
     seconds, counters = best(lambda: core.solo_shard(np.random.PCG64(3), deals, options), repeat, time.thread_time)
     return counters["node_sum"][0] / seconds, deals / seconds, counters["outcome"][2] / deals
 
@@ -135,6 +144,10 @@ def main():
         print(f"{label}: {nodes / 1e6:6.2f} M nodes/s, {deals:8.1f} deals/s per core, "
               f"{100 * unresolved:.1f}% unresolved at {args.budget:,} nodes; nodes/s vs goal {GOAL_NODES / 1e6:.0f} M: "
               f"ratio {nodes / GOAL_NODES:.3f} (per CPU-second, {load()})")
+    for label, switches in PRUNING_OFF:
+        nodes, deals, unresolved = solo_rate(args.deals, args.budget, max(1, args.repeat - 1), False, **switches)
+        print(f"(i) line (c), pruning: {label}: {nodes / 1e6:6.2f} M nodes/s, {deals:8.1f} deals/s per core, "
+              f"{100 * unresolved:.1f}% unresolved at {args.budget:,} nodes (per CPU-second, {load()})")
     nodes, outcomes = hard_rate(max(1, args.repeat - 1))
     print(f"(g) SOLO(∞, none), {len(HARD_SEEDS)} hard layouts at 10^7 nodes, table up to 2^26: {nodes / 1e6:6.2f} M "
           f"nodes/s ({', '.join(f'{o}' for o in outcomes)}); ratio {nodes / GOAL_NODES:.3f} (per CPU-second, {load()})")
