@@ -702,6 +702,32 @@ def test_a_winning_line_is_played_out_move_by_move(k, priority):
     assert wins >= (5 if k is not None else 10)
 
 
+@pytest.mark.parametrize("k,priority", [(None, "strict"), (5, "none")])
+def test_the_guided_game_wins_deals_the_search_leaves_unresolved(k, priority):
+    # With the relaxation, a deal the open pool wins and the literal search leaves unresolved is
+    # played out with the open-pool search as its guide (solo_decide). The search is the same
+    # with and without the relaxation, so a deal unresolved without it and won with it was won by
+    # the guided game: its line must be a legal game of SOLO(k, π) in the reference, every card
+    # home, and a larger budget must never prove it lost.
+    from analyzer._core import russian_bank as core
+    budget, guided = 100_000, 0
+    for seed in range(45):
+        pos = rb.SoloPosition.deal(seed)
+        if pos.solve(k, priority, budget=budget, relaxation=False).outcome != "unresolved":
+            continue
+        solver = core.SoloSolver(18)
+        solver.set_position(pos._core_dict())
+        result = solver.solve(k, priority == "strict", False, True, False, budget, True, True, True, True, True)
+        if result["outcome"] != "win":
+            assert result["line"] is None
+            continue
+        guided += 1
+        assert result["nodes"] > budget          # the search's own budget was spent first
+        assert replay_literal(pos, result["line"], k, priority == "strict").cards_left() == 0
+        assert pos.solve(k, priority, budget=10 * budget).outcome != "loss"
+    assert guided >= 4
+
+
 def _solver_line(pos, k, priority):
     from analyzer._core import russian_bank as core
     solver = core.SoloSolver(18)

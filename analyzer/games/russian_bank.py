@@ -633,7 +633,9 @@ class SoloPosition:
         plays D1-safe foundation moves without branching; ``d3`` searches the open pool in the
         pool-placement normal form of §10.5 D3 (a conjecture, A/B-checked in the tests). In the
         literal model, ``relaxation`` first decides the position as SOLO(∞, none) in the open
-        pool, whose loss is a loss for every k and priority (F3); ``nodes`` counts both searches.
+        pool, whose loss is a loss for every k and priority (F3), and if the open pool wins it but
+        the search runs out of budget, the game is played out with the open-pool search as its
+        guide (with the same budget), whose win is a win; ``nodes`` counts every search.
         The table may grow to 2^tt_bits entries; by default to twice the budget (up to 2^26), since
         a full table forgets positions, which the search then meets again and again (a search of
         10^7 nodes with 2^20 slots went 2^21 moves deep and stopped unresolved at a third of its
@@ -805,11 +807,12 @@ def _solo_options(rules: dict) -> dict:
 
 def _solo_results_since(rules: dict) -> str:
     """The version since which the solo kernel counts as now for these options: 0.5.0 and 0.6.0
-    changed only the literal model (the relaxation; the last-pass cut and free cycling) and 0.7.0
-    only its finite redeal limits (the stuck hand test), 0.8.2 to 0.8.6 only the tempo search, so a
-    SOLO(∞, none) run in the open pool made by 0.4.0 (the headline run) may be resumed. (No
-    check_rules: a run stored by an older version is judged by its version here, and its options
-    are checked when its shards run.)"""
+    changed only the literal model (the relaxation; the last-pass cut and free cycling), 0.7.0
+    only its finite redeal limits (the stuck hand test), 0.8.2 to 0.8.6 only the tempo search and
+    0.8.14 only the literal model's solvability (the guided game for deals the search leaves
+    unresolved), so a SOLO(∞, none) run in the open pool made by 0.4.0 (the headline run) may be
+    resumed. (No check_rules: a run stored by an older version is judged by its version here, and
+    its options are checked when its shards run.)"""
     options = _solo_options(rules)
     if options["tempo"]:
         return "0.8.6"        # 0.8.2: the relaxation and the stuck tests in the layered search;
@@ -819,7 +822,7 @@ def _solo_results_since(rules: dict) -> str:
                               # 0.8.6: the guided game follows its line, lays a card for the hand card
     if options["open_pool"]:
         return "0.4.0"
-    return "0.6.0" if options["k"] is None else "0.7.0"
+    return "0.8.14" if options["relaxation"] else ("0.6.0" if options["k"] is None else "0.7.0")
 
 
 def _solo_kernel(bit_generators, n_deals: int, rules: dict) -> dict[str, np.ndarray]:
@@ -969,9 +972,9 @@ def ladder_table(counters: dict, budget: int) -> pd.DataFrame:
     is a deterministic DFS, so a run with budget 10^k nodes resolves exactly the deals this run
     resolved within 10^k nodes (the unresolved deals of a stage are the ones a larger budget
     re-runs). Exact for one search per deal (the open pool, or the literal model without the
-    relaxation). With the relaxation a deal's count adds the two searches, each of which has the
-    budget, so a stage shows a lower bound on what that budget decides (never more): see
-    ladder_is_exact."""
+    relaxation). With the relaxation a deal's count adds the searches (the relaxation, the literal
+    search and, where that runs out of budget, the guided game), each of which has the budget, so
+    a stage shows a lower bound on what that budget decides (never more): see ladder_is_exact."""
     hist = counters["nodes_hist"]
     n = int(hist.sum())
     rows = []

@@ -1338,10 +1338,42 @@ cdef inline int guided_prep(SoloCtx *x, SoloCtx *relax, const Solo *s, int n, in
                 return 1
     return 0
 
+cdef inline int line_record(SoloCtx *x, int n, uint32_t mv, const Solo *s) noexcept nogil:
+    """Keep mv, the n-th move of a line found outside solo_search (guided_play), and s, the
+    normalized position it leads to, where solo_line reads a winning line: kids[n] and
+    kid_mv[n], as the current successor of frame n. 0 when memory runs out."""
+    cdef Child *grown
+    cdef uint32_t *grown_mv
+    cdef KidFrame *grown_frames
+    while n >= x.kids_cap:
+        grown = <Child *>realloc(x.kids, 2 * x.kids_cap * sizeof(Child))
+        if grown == NULL:
+            return 0
+        x.kids = grown
+        grown_mv = <uint32_t *>realloc(x.kid_mv, 2 * x.kids_cap * sizeof(uint32_t))
+        if grown_mv == NULL:
+            return 0
+        x.kid_mv = grown_mv
+        x.kids_cap *= 2
+    while n >= x.kframes_cap:
+        grown_frames = <KidFrame *>realloc(x.kframes, 2 * x.kframes_cap * sizeof(KidFrame))
+        if grown_frames == NULL:
+            return 0
+        x.kframes = grown_frames
+        x.kframes_cap *= 2
+    x.kids[n].st = s[0]
+    x.kid_mv[n] = mv
+    x.kframes[n].first = n
+    x.kframes[n].i = 1
+    return 1
+
 cdef inline int guided_play(SoloCtx *x, SoloCtx *relax, const Solo *root, int64_t *left) noexcept nogil:
-    """SOLO(∞, none), literal model (x), root won in the open pool (relax, the same deal): play
-    it out, guided by the open-pool search, and return the discards made: an upper bound on D*
-    (§9.2), or -1 when the budget (*left nodes) runs out or the game loses its way. At each
+    """The literal model (x, any redeal limit and priority), root won in the open pool (relax,
+    the same deal as SOLO(∞, none)): play it out, guided by the open-pool search, and return
+    the discards made, or -1 when the budget (*left nodes) runs out or the game loses its way
+    (or, under a redeal limit, runs out of redeals). A win leaves its moves as x's winning line
+    (path_length, path_kid: solo_line reads it). For SOLO(∞, none) the discards are an upper
+    bound on D* (§9.2). At each
     position, in this order: the hand card to the first place (foundation, then houses) after
     which the position is still won in the open pool; else a stock or house card home, the
     same way; else a stock or house card laid on a house that gives the hand card such a place
@@ -1354,14 +1386,19 @@ cdef inline int guided_play(SoloCtx *x, SoloCtx *relax, const Solo *root, int64_
     line the literal position has fallen behind (cards the open pool sends home by themselves
     wait here until they come up); the game ends in a win unless the budget runs out or it
     stalls (a full round of the hand with no move and no card home comes back to the same
-    position: -1). It makes only legal moves, so a win's discards bound D* from above."""
+    position: -1). It makes only moves x's model allows (solo_moves, solo_normalize: the
+    forced plays of strict priority, the redeal limit), so a win is a proof that the deal is
+    won in that model, and its discards bound D* from above."""
     cdef Solo s = root[0]
     cdef int n, j, src, steps, discards = 0, r, chosen, home, idle = 0, line_n = 0, line_i = 0
     cdef uint32_t mv = 0
     cdef uint32_t line[GUIDED_LINE_CAP]
+    x.path_n = 0
+    x.won = -1
     r = solo_normalize(x, &s)
     for steps in range(GUIDED_MAX_STEPS):
         if r == RES_WIN:
+            x.path_n = steps
             return discards
         if r != RES_OPEN or left[0] <= 0 or idle > popcount64(s.pool):
             return -1
@@ -1408,6 +1445,8 @@ cdef inline int guided_play(SoloCtx *x, SoloCtx *relax, const Solo *root, int64_
             idle += 1
         solo_apply(x, &s, mv)
         r = solo_normalize(x, &s)
+        if not line_record(x, steps, mv, &s):
+            return -1
         if s.found[0] + s.found[1] + s.found[2] + s.found[3] != home:
             idle = 0                      # a card went home by itself: the round starts again
     return -1
@@ -1416,13 +1455,21 @@ cdef inline int solo_decide(SoloCtx *x, SoloCtx *relax, const Solo *root, const 
     """Decide a deal in x's model; with relax (the same deal as SOLO(∞, none) in the open pool),
     search that first: every winning line under k redeals or strict priority is one under ∞ and
     none (§9.3 F3), so a loss there is a loss here, proven at the open pool's much smaller cost.
-    x.nodes counts both searches."""
+    When the relaxation is won and the search here runs out of budget, the game is played out
+    with the open pool as its guide (guided_play, with the same budget): a legal game of this
+    model, so a win there is a win here (its line is x's winning line). x.nodes counts every
+    search."""
     cdef int r, won
-    cdef int64_t nodes
+    cdef int64_t nodes, left
     if relaxation_lost(x, relax, relax_root, &nodes, &won):
         return RES_LOSS
     r = solo_search(x, root)
     x.nodes += nodes
+    if r == RES_UNRESOLVED and won:
+        left = x.budget
+        if guided_play(x, relax, root, &left) >= 0:
+            r = RES_WIN
+        x.nodes += x.budget - left
     return r
 
 cdef inline int solo_tempo_bounds(SoloCtx *x, SoloCtx *relax, const Solo *root, const Solo *relax_root,
