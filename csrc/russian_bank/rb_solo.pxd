@@ -606,6 +606,22 @@ cdef inline int keep_kid(SoloCtx *x, Child *k) noexcept nogil:
     prefetch(&x.tt[k.hsh & x.tt_mask])
     return 1
 
+cdef inline int kids_reserve(SoloCtx *x, int need) noexcept nogil:
+    """Grow kids and kid_mv (doubling) to hold at least `need` entries: 0 when memory runs out."""
+    cdef Child *grown
+    cdef uint32_t *grown_mv
+    while need > x.kids_cap:
+        grown = <Child *>realloc(x.kids, 2 * x.kids_cap * sizeof(Child))
+        if grown == NULL:
+            return 0
+        x.kids = grown
+        grown_mv = <uint32_t *>realloc(x.kid_mv, 2 * x.kids_cap * sizeof(uint32_t))
+        if grown_mv == NULL:
+            return 0
+        x.kid_mv = grown_mv
+        x.kids_cap *= 2
+    return 1
+
 cdef inline int expand(SoloCtx *x, const Solo *s, int first) noexcept nogil:
     """Generate the successors of s into kids[first ..], normalized and keyed, and prefetch their
     table slots so that the cache misses of siblings overlap. Returns their number, -1 when one
@@ -619,19 +635,9 @@ cdef inline int expand(SoloCtx *x, const Solo *s, int first) noexcept nogil:
     cdef int n = solo_moves(x, s, free, x.scratch), j, r, c = 0, src
     cdef uint64_t fit
     cdef uint32_t mv
-    cdef Child *grown
-    cdef uint32_t *grown_mv
     cdef Solo base
-    while first + (4 if free else 1) * n > x.kids_cap:
-        grown = <Child *>realloc(x.kids, 2 * x.kids_cap * sizeof(Child))
-        if grown == NULL:
-            return -2
-        x.kids = grown
-        grown_mv = <uint32_t *>realloc(x.kid_mv, 2 * x.kids_cap * sizeof(uint32_t))
-        if grown_mv == NULL:
-            return -2
-        x.kid_mv = grown_mv
-        x.kids_cap *= 2
+    if not kids_reserve(x, first + (4 if free else 1) * n):
+        return -2
     for j in range(n):
         mv = x.scratch[j]
         src = (mv >> 3) & 63
@@ -1342,19 +1348,9 @@ cdef inline int line_record(SoloCtx *x, int n, uint32_t mv, const Solo *s) noexc
     """Keep mv, the n-th move of a line found outside solo_search (guided_play), and s, the
     normalized position it leads to, where solo_line reads a winning line: kids[n] and
     kid_mv[n], as the current successor of frame n. 0 when memory runs out."""
-    cdef Child *grown
-    cdef uint32_t *grown_mv
     cdef KidFrame *grown_frames
-    while n >= x.kids_cap:
-        grown = <Child *>realloc(x.kids, 2 * x.kids_cap * sizeof(Child))
-        if grown == NULL:
-            return 0
-        x.kids = grown
-        grown_mv = <uint32_t *>realloc(x.kid_mv, 2 * x.kids_cap * sizeof(uint32_t))
-        if grown_mv == NULL:
-            return 0
-        x.kid_mv = grown_mv
-        x.kids_cap *= 2
+    if not kids_reserve(x, n + 1):
+        return 0
     while n >= x.kframes_cap:
         grown_frames = <KidFrame *>realloc(x.kframes, 2 * x.kframes_cap * sizeof(KidFrame))
         if grown_frames == NULL:
