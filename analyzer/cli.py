@@ -253,7 +253,7 @@ def build_parser() -> argparse.ArgumentParser:
     resume.set_defaults(handler=cmd_run_resume)
     extend.set_defaults(handler=cmd_run_extend)
 
-    runs_parser = sub.add_parser("runs", help="list, show, export or delete the stored runs")
+    runs_parser = sub.add_parser("runs", help="list, show, export, delete or compact the stored runs")
     runs_sub = runs_parser.add_subparsers(dest="runs_command", required=True, metavar="COMMAND")
     listing = runs_sub.add_parser("list", help="every stored run")
     listing.add_argument("--game", choices=game_names(), help="only this game's runs")
@@ -267,12 +267,14 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--parquet", type=output_file, metavar="FILE")
     delete = runs_sub.add_parser("delete", help="remove a run and its shards from the store")
     delete.add_argument("id", type=run_id)
-    for p in (listing, show, export, delete):
+    compact = runs_sub.add_parser("compact", help="rewrite counters stored before 0.8.15 ten times smaller")
+    for p in (listing, show, export, delete, compact):
         add_store_option(p)
     listing.set_defaults(handler=cmd_runs_list)
     show.set_defaults(handler=cmd_runs_show)
     export.set_defaults(handler=cmd_runs_export)
     delete.set_defaults(handler=cmd_runs_delete)
+    compact.set_defaults(handler=cmd_runs_compact)
 
     compare = sub.add_parser("compare", help="compare strategies head to head on duplicate deals")
     alias_of = {a: g for g in game_names() for a in get_game(g).aliases}   # rb is russian_bank here too
@@ -513,6 +515,13 @@ def cmd_runs_delete(args) -> int:
     with open_store(args) as store:
         store.delete(args.id)
     print(f"run {args.id}: deleted")
+    return 0
+
+
+def cmd_runs_compact(args) -> int:
+    with open_store(args) as store:
+        before, after = store.compact()
+    print(f"{store.path}: {before:,} bytes before, {after:,} after")
     return 0
 
 

@@ -28,6 +28,7 @@ import os
 import socket
 import sqlite3
 import time
+import zlib
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -57,7 +58,7 @@ CREATE TABLE IF NOT EXISTS runs (
     version     TEXT NOT NULL,
     status      TEXT NOT NULL,          -- running | interrupted | complete
     deals_done  INTEGER NOT NULL DEFAULT 0,
-    counters    BLOB,                   -- merged counters of the stored shards (npz)
+    counters    BLOB,                   -- merged counters of the stored shards (pack_counters)
     seconds     REAL NOT NULL DEFAULT 0,-- simulation time summed over the stored shards
     pid         INTEGER,                -- the process that last ran it (to tell a killed run)
     host        TEXT,
@@ -88,16 +89,32 @@ def _now() -> str:
     return datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
 
 
+# A counters blob: this tag, then one zlib stream of a JSON line [[name, shape], ...] and the
+# int64 values (little-endian) of those arrays in that order. Counters are mostly zeros, and one
+# stream packs them ten times smaller than an npz file, whose zip entries cost about a hundred
+# bytes an array (a 4,000-shard run: 4.3 MB of shard blobs as npz, 0.4 MB so).
+COUNTERS_TAG = b"KZC1"
+
+
 def pack_counters(counters: dict[str, np.ndarray]) -> bytes:
-    buf = io.BytesIO()
-    np.savez_compressed(buf, **{k: np.asarray(v, dtype=np.int64) for k, v in counters.items()})
-    return buf.getvalue()
+    arrays = {k: np.asarray(v, dtype="<i8") for k, v in counters.items()}
+    head = json.dumps([[k, list(a.shape)] for k, a in arrays.items()]).encode()
+    return COUNTERS_TAG + zlib.compress(head + b"\n" + b"".join(a.tobytes() for a in arrays.values()))
 
 
 def unpack_counters(blob: bytes, keys=None) -> dict[str, np.ndarray]:
-    """The counters of a blob, or only those named in `keys` (the others are not decompressed)."""
-    with np.load(io.BytesIO(blob), allow_pickle=False) as npz:
-        return {k: npz[k] for k in (npz.files if keys is None else keys)}
+    """The counters of a blob, or only those named in `keys`. Blobs written before 0.8.15 are npz
+    files (kozyr runs compact rewrites them)."""
+    if not blob.startswith(COUNTERS_TAG):
+        with np.load(io.BytesIO(blob), allow_pickle=False) as npz:
+            return {k: npz[k] for k in (npz.files if keys is None else keys)}
+    head, _, values = zlib.decompress(blob[len(COUNTERS_TAG):]).partition(b"\n")
+    arrays, start = {}, 0
+    for name, shape in json.loads(head):
+        size = int(np.prod(shape, dtype=np.int64))
+        arrays[name] = np.frombuffer(values, dtype="<i8", count=size, offset=8 * start).reshape(shape).astype(np.int64)
+        start += size
+    return arrays if keys is None else {k: arrays[k] for k in keys}
 
 
 def _hash(data: dict) -> str:
@@ -306,6 +323,23 @@ class Store:
             self._copy_family_shards(db, run_id, family, grown)
             self._refresh(db, run_id)
         return grown
+
+    def compact(self) -> tuple[int, int]:
+        """Rewrite every counters blob of an older format as pack_counters writes it now (the
+        same numbers), then give the freed pages back to the file system. Returns the file's
+        size in bytes before and after (each once the write-ahead log is folded into it)."""
+        self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        before = self.path.stat().st_size
+        with self._write() as db:
+            for table, where in (("runs", "id = ?"), ("shards", "rowid = ?")):
+                rows = db.execute(f"SELECT rowid, counters FROM {table} WHERE counters IS NOT NULL").fetchall()
+                for rowid, blob in rows:
+                    if not blob.startswith(COUNTERS_TAG):
+                        db.execute(f"UPDATE {table} SET counters = ? WHERE {where}",
+                                   (pack_counters(unpack_counters(blob)), rowid))
+        self._db.execute("VACUUM")
+        self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        return before, self.path.stat().st_size
 
     def delete(self, run_id: int) -> None:
         self.get(run_id)

@@ -233,6 +233,8 @@ def test_runs_commands(tmp_path, capsys):
     assert extended["run"]["deals_done"] == 80_000 and extended["run"]["status"] == "complete"
     reference = run(RunConfig("piquet", "declarations", "ru_seed", deals=80_000, seed=3, shard_size=20_000))
     assert np.array_equal(np.array(extended["counters"]["total_hist"]), reference.counters["total_hist"])
+    assert main(["runs", "compact", "--store", path]) == 0
+    assert "bytes before" in capsys.readouterr().out
     assert main(["runs", "delete", str(run_id), "--store", path]) == 0
     capsys.readouterr()
     assert main(["runs", "show", str(run_id), "--store", path]) == 2
@@ -308,3 +310,46 @@ def test_an_older_run_is_resumed_only_where_the_kernel_declares_the_same_counter
         else:
             with pytest.raises(ValueError, match=f"made by kozyr {made_by}"):
                 store.config(run_id)
+
+
+def test_counters_blobs_keep_every_array_exactly():
+    from analyzer.store import COUNTERS_TAG, pack_counters, unpack_counters
+    counters = {"outcome": np.array([3, 0, -1]), "hist": np.arange(12).reshape(3, 4).T, "none": np.zeros(0),
+                "big": np.array([2**62 + 7, -(2**63)]), "scalar": np.int64(5)}
+    blob = pack_counters(counters)
+    assert blob.startswith(COUNTERS_TAG)
+    back = unpack_counters(blob)
+    assert list(back) == list(counters)
+    for key, value in counters.items():
+        assert back[key].dtype == np.int64 and back[key].shape == np.shape(value), key
+        assert np.array_equal(back[key], value), key
+    back["hist"][0, 0] = 99                               # a private, writable copy
+    assert list(unpack_counters(blob, ("big",))) == ["big"]
+    with pytest.raises(KeyError):
+        unpack_counters(blob, ("missing",))
+
+
+def test_compact_rewrites_older_blobs_with_the_same_numbers(store):
+    import io
+
+    from analyzer.store import COUNTERS_TAG, unpack_counters
+    result = run_stored(config(deals=100_000, shard_size=20_000), store)
+    run_id = result.extra["run_id"]
+
+    def npz(blob):                                        # the format of kozyr 0.8.14 and before
+        buf = io.BytesIO()
+        np.savez_compressed(buf, **unpack_counters(blob))
+        return buf.getvalue()
+    db = store._db
+    for table in ("runs", "shards"):
+        for rowid, blob in db.execute(f"SELECT rowid, counters FROM {table}").fetchall():
+            db.execute(f"UPDATE {table} SET counters = ? WHERE rowid = ?", (npz(blob), rowid))
+    old_counters, old_values = store.get(run_id).counters, store.shard_values(run_id, "repik")
+    assert_same_counters(old_counters, result.counters)   # older blobs are still read
+    before, after = store.compact()
+    assert after < before
+    blobs = [b for t in ("runs", "shards") for (b,) in db.execute(f"SELECT counters FROM {t}")]
+    assert len(blobs) == 6 and all(b.startswith(COUNTERS_TAG) for b in blobs)
+    assert_same_counters(store.get(run_id).counters, old_counters)
+    assert all(np.array_equal(a, b) for a, b in zip(store.shard_values(run_id, "repik"), old_values))
+    assert store.compact()[1] == after                    # nothing left to rewrite
