@@ -57,6 +57,7 @@ cdef enum:
     S_SRC_HOUSE = 2              # 2..5
     S_SRC_POOL = 8               # 8 + turning index (open-pool model)
     S_DISCARD = 1 << 30
+    S_NO_MOVE = 0xFFFFFFFF
     S_CHAIN_SHIFT = 9            # move = dst | src << 3 | chain length << 9 | suit choices << 13
     S_CHOICE_SHIFT = 13
     RES_LOSS = 0
@@ -500,24 +501,23 @@ cdef inline void tt_grow(SoloCtx *x) noexcept nogil:
             tt_slot(x, key, tt_hash(key), &found)[0] = e
             x.tt_used += 1
 
-cdef inline int tt_seen(SoloCtx *x, const uint64_t *key, uint64_t hsh, int cost) noexcept nogil:
-    """1 if the position is stored with a cost <= cost (tt_visit_hashed would prune it)."""
-    cdef int found
-    cdef TTEntry *e = tt_slot(x, key, hsh, &found)
-    return found == 1 and e.cost <= cost
+cdef struct TTProbe:
+    TTEntry *e                   # the entry of the key (found = 1), or where to store it
+    int found                    # 1 stored, 0 a free slot, -1 the probe window is full
 
-cdef inline int tt_visit(SoloCtx *x, const uint64_t *key, int cost) noexcept nogil:
-    return tt_visit_hashed(x, key, tt_hash(key), cost)
+cdef inline int tt_seen(SoloCtx *x, const uint64_t *key, uint64_t hsh, int cost, TTProbe *p) noexcept nogil:
+    """1 if the position is stored with a cost <= cost (prune it); else 0, and p tells
+    tt_record where it goes (the table must not change in between)."""
+    p.e = tt_slot(x, key, hsh, &p.found)
+    return p.found == 1 and p.e.cost <= cost
 
-cdef inline int tt_visit_hashed(SoloCtx *x, const uint64_t *key, uint64_t hsh, int cost) noexcept nogil:
-    """1 if the position was seen before at a cost <= cost (prune); else record it and return 0."""
-    cdef int found
-    cdef TTEntry *e = tt_slot(x, key, hsh, &found)
+cdef inline void tt_record(SoloCtx *x, TTProbe *p, const uint64_t *key, uint64_t hsh, int cost) noexcept nogil:
+    """Store the position tt_seen did not prune, with its cost."""
+    cdef TTEntry *e = p.e
+    cdef int found = p.found
     if found == 1:
-        if e.cost <= cost:
-            return 1
         e.cost = cost
-        return 0
+        return
     if found < 0 and x.tt_mask < x.tt_max_mask:
         # A crowded probe window: grow rather than replace. Replacing can lose a position of the
         # current path, and two positions that undo each other and share a window then evict
@@ -533,7 +533,6 @@ cdef inline int tt_visit_hashed(SoloCtx *x, const uint64_t *key, uint64_t hsh, i
         x.tt_used += 1
         if 2 * x.tt_used > x.tt_mask and x.tt_mask < x.tt_max_mask:
             tt_grow(x)
-    return 0
 
 cdef inline int push_moves(SoloCtx *x, Frame *f, int first) noexcept nogil:
     """Generate the moves of f's position into the shared move buffer from `first` on."""
@@ -622,10 +621,22 @@ cdef inline int kids_reserve(SoloCtx *x, int need) noexcept nogil:
         x.kids_cap *= 2
     return 1
 
-cdef inline int expand(SoloCtx *x, const Solo *s, int first) noexcept nogil:
+cdef inline uint32_t move_back(const SoloCtx *x, const Solo *s, uint32_t came) noexcept nogil:
+    """Open pool: the move that would undo `came`, the move that made s, when it leads straight
+    back to the position before it (already on the search path), else S_NO_MOVE. That is a
+    single card moved from house a onto house b, with a's new top still there (it did not go
+    home by itself): moving the card back restores the position exactly."""
+    cdef uint32_t src = (came >> 3) & 63, dst = came & 7
+    if not x.open_pool or came >> S_CHAIN_SHIFT or src < S_SRC_HOUSE or src >= S_SRC_HOUSE + SOLO_HOUSES \
+            or dst == 0 or s.house_n[src - S_SRC_HOUSE] == 0:
+        return S_NO_MOVE
+    return (1 + src - S_SRC_HOUSE) | ((S_SRC_HOUSE + dst - 1) << 3)
+
+cdef inline int expand(SoloCtx *x, const Solo *s, int first, uint32_t came) noexcept nogil:
     """Generate the successors of s into kids[first ..], normalized and keyed, and prefetch their
     table slots so that the cache misses of siblings overlap. Returns their number, -1 when one
-    of them is a win (x.best = its discards), -2 when memory runs out.
+    of them is a win (x.best = its discards), -2 when memory runs out. came is the move that made
+    s (S_NO_MOVE at the root): its undoing is left out (move_back).
     In a free class (cycling_free) a stock or house move may be made at any hand position, and
     afterwards the position matters only through the hand and waste cards that now go home by
     themselves (at most one per suit): from the position just after such a card f, discarding
@@ -634,12 +645,14 @@ cdef inline int expand(SoloCtx *x, const Solo *s, int first) noexcept nogil:
     cdef int free = cycling_free(x, s)
     cdef int n = solo_moves(x, s, free, x.scratch), j, r, c = 0, src
     cdef uint64_t fit
-    cdef uint32_t mv
+    cdef uint32_t mv, back = move_back(x, s, came)
     cdef Solo base
     if not kids_reserve(x, first + (4 if free else 1) * n):
         return -2
     for j in range(n):
         mv = x.scratch[j]
+        if mv == back:
+            continue
         src = (mv >> 3) & 63
         if not free or src >= S_SRC_POOL:
             x.kid_mv[first + c] = mv
@@ -854,6 +867,8 @@ cdef inline int solo_search(SoloCtx *x, const Solo *root) noexcept nogil:
     cdef Child *k
     cdef Solo st
     cdef uint64_t key[3]
+    cdef uint64_t hsh
+    cdef TTProbe probe
     cdef int depth, r, n, next_first
     x.gen += 1
     x.tt_mask = min((<uint64_t>1 << TT_MIN_BITS) - 1, x.tt_max_mask)
@@ -876,8 +891,10 @@ cdef inline int solo_search(SoloCtx *x, const Solo *root) noexcept nogil:
         if stock_stuck(x, &st) or hand_stuck(x, &st):
             return RES_LOSS
     solo_key(x, &st, key)
-    tt_visit(x, key, search_cost(x, &st))
-    n = expand(x, &st, 0)
+    hsh = tt_hash(key)
+    tt_seen(x, key, hsh, search_cost(x, &st), &probe)
+    tt_record(x, &probe, key, hsh, search_cost(x, &st))
+    n = expand(x, &st, 0, S_NO_MOVE)
     if n < 0:
         return RES_WIN if n == -1 else RES_UNRESOLVED
     x.kframes[0].first = 0
@@ -896,11 +913,11 @@ cdef inline int solo_search(SoloCtx *x, const Solo *root) noexcept nogil:
         # Seen before, or lost by the stuck-stock test: skip. The table is asked first, so the
         # test runs only for new positions (a stuck one is never stored, nor counted: like a
         # dead end, and a seen one was tested when it was stored).
-        if tt_seen(x, k.key, k.hsh, search_cost(x, &k.st)):
+        if tt_seen(x, k.key, k.hsh, search_cost(x, &k.st), &probe):
             continue
         if solo_stuck(x, &k.st):
             continue
-        tt_visit_hashed(x, k.key, k.hsh, search_cost(x, &k.st))
+        tt_record(x, &probe, k.key, k.hsh, search_cost(x, &k.st))
         x.nodes += 1
         if x.nodes > x.budget:
             return RES_UNRESOLVED
@@ -915,7 +932,7 @@ cdef inline int solo_search(SoloCtx *x, const Solo *root) noexcept nogil:
             f = &x.kframes[depth]
         st = k.st                      # expand may move the successor buffer
         next_first = f.first + f.n
-        n = expand(x, &st, next_first)
+        n = expand(x, &st, next_first, x.kid_mv[f.first + f.i - 1])
         if n < 0:
             x.path_n = depth + 1       # the line: the current successor of frames 0 .. depth, then kids[won]
             return RES_WIN if n == -1 else RES_UNRESOLVED
@@ -957,6 +974,7 @@ cdef inline int tempo_layer(SoloCtx *x, const Solo *start, int d) noexcept nogil
     cdef Frame *grown
     cdef uint64_t key[3]
     cdef uint64_t hsh
+    cdef TTProbe probe
     cdef int depth = 0, r
     cdef uint32_t mv
     if start.stock_n == 0 and start.pool == 0:
@@ -964,9 +982,9 @@ cdef inline int tempo_layer(SoloCtx *x, const Solo *start, int d) noexcept nogil
         return RES_WIN
     solo_key(x, start, key)
     hsh = tt_hash(key)
-    if tt_seen(x, key, hsh, d) or solo_stuck(x, start):
+    if tt_seen(x, key, hsh, d, &probe) or solo_stuck(x, start):
         return RES_OPEN
-    tt_visit_hashed(x, key, hsh, d)
+    tt_record(x, &probe, key, hsh, d)
     x.nodes += 1
     x.frames[0].st = start[0]
     if not push_moves(x, &x.frames[0], 0):
@@ -1005,9 +1023,9 @@ cdef inline int tempo_layer(SoloCtx *x, const Solo *start, int d) noexcept nogil
         solo_key(x, &nf.st, key)
         # as in solo_search: a stuck position is never stored, nor counted (a win never passes it)
         hsh = tt_hash(key)
-        if tt_seen(x, key, hsh, d) or solo_stuck(x, &nf.st):
+        if tt_seen(x, key, hsh, d, &probe) or solo_stuck(x, &nf.st):
             continue
-        tt_visit_hashed(x, key, hsh, d)
+        tt_record(x, &probe, key, hsh, d)
         x.nodes += 1
         if x.nodes > x.budget:
             return RES_UNRESOLVED
