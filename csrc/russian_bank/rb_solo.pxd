@@ -80,6 +80,7 @@ cdef struct Solo:
     uint64_t pool                # bit i: the i-th card of the turning order is still in hand/waste
     uint64_t poolk               # the same cards as a set of kinds
     uint32_t hcode[SOLO_HOUSES]  # house codes for the key, kept up to date by house_push/house_pop
+    uint64_t tops                # the kinds on top of the houses, the same way
 
 cdef struct Frame:
     Solo st
@@ -164,9 +165,11 @@ cdef inline void house_push(Solo *s, int h, int c) noexcept nogil:
     bit per card above the bottom (bit 9 + level: spades or hearts)."""
     cdef int n = s.house_n[h]
     s.house[h][n] = c
+    s.tops |= <uint64_t>1 << c
     if n == 0:
         s.hcode[h] = <uint32_t>(c + 1) | (1 << 6)
     else:
+        s.tops &= ~(<uint64_t>1 << s.house[h][n - 1])
         s.hcode[h] += 1 << 6
         s.hcode[h] |= <uint32_t>(suit_of(c) <= 1) << (9 + n)
     s.house_n[h] = n + 1
@@ -174,9 +177,11 @@ cdef inline void house_push(Solo *s, int h, int c) noexcept nogil:
 cdef inline int house_pop(Solo *s, int h) noexcept nogil:
     cdef int n = s.house_n[h] - 1
     s.house_n[h] = n
+    s.tops &= ~(<uint64_t>1 << s.house[h][n])
     if n == 0:
         s.hcode[h] = 0
     else:
+        s.tops |= <uint64_t>1 << s.house[h][n - 1]
         s.hcode[h] = (s.hcode[h] - (1 << 6)) & ~(<uint32_t>1 << (9 + n))
     return s.house[h][n]
 
@@ -241,13 +246,11 @@ cdef inline int solo_settle(const SoloCtx *x, Solo *s, int with_hand) noexcept n
             s.found[suit_of(x.stock[s.stock_n - 1])] += 1
             s.stock_n -= 1
             continue
-        m = 0
-        for h in range(SOLO_HOUSES):
-            if s.house_n[h] and (fit >> s.house[h][s.house_n[h] - 1]) & 1:
-                c = house_pop(s, h)
-                s.found[suit_of(c)] += 1
-                m = 1
-        if m:
+        if fit & s.tops:
+            for h in range(SOLO_HOUSES):
+                if s.house_n[h] and (fit >> s.house[h][s.house_n[h] - 1]) & 1:
+                    c = house_pop(s, h)
+                    s.found[suit_of(c)] += 1
             continue
         if x.open_pool:
             m = s.poolk & fit
