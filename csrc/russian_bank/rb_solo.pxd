@@ -708,63 +708,106 @@ cdef inline uint64_t lane_trailing_ones(uint64_t m) noexcept nogil:
     cdef uint64_t one = <uint64_t>1 | (<uint64_t>1 << (2 * N_RANKS))
     return (even & ~(even + one)) | (odd & ~(odd + (one << N_RANKS)))
 
+# Per suit and foundation height f, the kinds home: ranks 0 .. f - 1 of the suit's lane
+cdef extern from *:
+    """
+    #define RB_FL1(st, f) (((UINT64_C(1) << (f)) - 1) << (13 * (st)))
+    #define RB_FL(st) {RB_FL1(st, 0), RB_FL1(st, 1), RB_FL1(st, 2), RB_FL1(st, 3), RB_FL1(st, 4), \\
+        RB_FL1(st, 5), RB_FL1(st, 6), RB_FL1(st, 7), RB_FL1(st, 8), RB_FL1(st, 9), RB_FL1(st, 10), \\
+        RB_FL1(st, 11), RB_FL1(st, 12), RB_FL1(st, 13)}
+    static const uint64_t rb_solo_home_lane[4][14] = {RB_FL(0), RB_FL(1), RB_FL(2), RB_FL(3)};
+    #undef RB_FL
+    #undef RB_FL1
+    """
+    const uint64_t rb_solo_home_lane[4][14]
+
+cdef inline uint64_t found_mask(const Solo *s) noexcept nogil:
+    """The cards home, by table (no loop, no variable shifts)."""
+    return (rb_solo_home_lane[0][s.found[0]] | rb_solo_home_lane[1][s.found[1]]
+            | rb_solo_home_lane[2][s.found[2]] | rb_solo_home_lane[3][s.found[3]])
+
+cdef enum:
+    REACH_FREE = 0               # reach_grow: the card may leave
+    REACH_STUCK = 1              # it can never leave
+    REACH_EMPTIED = 2            # a house might be emptied: the test gives up
+
 cdef struct Reach:
     # The least sets of the stuck-stock argument (stock_stuck), grown as the frozen set shrinks
     uint64_t a                   # A: kinds that may ever be a house top
     uint64_t ca                  # children_of(a): the kinds some card of A accepts
     uint64_t home                # per suit, the cards home and the run above them that may go home
     uint64_t found               # the cards home now
-    int depth[SOLO_HOUSES]       # house[h][depth[h] - 1 ..] are the cards of h known to be in A
+    uint64_t deep                # per house, its deepest card known to be in A: house[h][depth[h] - 1]
+    uint8_t depth[SOLO_HOUSES]
+    uint8_t house_of[N_KINDS]    # the house of each card of deep (other entries unset)
 
 cdef inline int reach_init(Reach *r, const Solo *s) noexcept nogil:
-    """Start the sets from the house tops; 0 when a house is empty (the test gives up)."""
-    cdef int h, st
-    r.a = 0
-    r.home = 0
-    r.found = 0
+    """Start the sets from the house tops; 0 when a house is empty (the test gives up). The
+    tops are distinct kinds, one per non-empty house, so their count tells."""
+    cdef int h
+    if popcount64(s.tops) != SOLO_HOUSES:
+        return 0
+    r.a = s.tops
+    r.deep = s.tops
+    r.ca = children_of(s.tops)
+    r.found = found_mask(s)
+    r.home = r.found             # reach_grow sets it; the cards home are in it from the start
     for h in range(SOLO_HOUSES):
-        if s.house_n[h] == 0:
-            return 0
         r.depth[h] = s.house_n[h]
-        r.a |= <uint64_t>1 << s.house[h][r.depth[h] - 1]
-    r.ca = children_of(r.a)
-    for st in range(4):
-        r.found |= ((<uint64_t>1 << s.found[st]) - 1) << (st * N_RANKS)
+        r.house_of[s.house[h][r.depth[h] - 1]] = h
     return 1
 
-cdef inline int reach_grow(Reach *r, const Solo *s, uint64_t pool, uint64_t frozen) noexcept nogil:
-    """Close the sets for the available cards `pool` with `frozen` held in place; 0 when a house
-    might be emptied (the test gives up).
+cdef inline int reach_grow(Reach *r, const Solo *s, uint64_t pool, uint64_t frozen, int c) noexcept nogil:
+    """Grow the sets for the available cards `pool` with `frozen` held in place, until the card
+    c (frozen) is seen free to leave: accepted by a card of A, or its suit may come home up to
+    it (REACH_FREE); or a house might be emptied (REACH_EMPTIED: the test gives up); or the sets
+    are closed with c still not free (REACH_STUCK). The sets only grow towards their closure, so
+    c free or a house emptied at any stage holds at the closure too.
     A card x of house h leaves when it may go home or onto a card of A outside house h. The cards
     of A in house h are x and the cards above it, all of lower rank (a house is a descending run),
-    and a card only goes on one a rank higher: so "accepted by a card of A" is the same test."""
-    cdef int h, i, changed = 1
-    cdef uint64_t grow, ch
-    while changed:
-        changed = 0
-        while True:               # pool cards laid on cards of A, repeatedly
-            grow = r.ca & pool & ~r.a
-            if grow == 0:
-                break
+    and a card only goes on one a rank higher: so "accepted by a card of A" is the same test.
+    A house is walked down with the test set ch of before the walk: the cards it exposes accept
+    only cards of lower rank than those still to test, and what they add to H is seen in the
+    next round."""
+    cdef int h, i, k
+    cdef uint64_t grow, ch, leave, walked
+    if rank_of(c) == 0:
+        return REACH_FREE         # an ace goes home whenever it is available
+    while True:
+        grow = r.ca & pool & ~r.a
+        while grow:               # pool cards laid on cards of A, repeatedly
             r.a |= grow
-            r.ca |= children_of(grow)
+            grow = children_of(grow)
+            r.ca |= grow
+            grow &= pool & ~r.a
         r.home = lane_trailing_ones(((pool | r.a) & ~frozen) | r.found)
-        for h in range(SOLO_HOUSES):
-            i = r.depth[h] - 1    # house[h][i] is in A; does it leave, exposing the next?
-            ch = r.home | r.ca
-            while (ch >> s.house[h][i]) & 1:
+        # c free: in ca, or the card below it (rank > 0) in home; home << 1 carries a lane's
+        # king into the next lane's ace, never tested here
+        if ((r.ca | (r.home << 1)) >> c) & 1:
+            return REACH_FREE
+        ch = r.home | r.ca
+        leave = r.deep & ch       # deepest cards of A that leave, exposing the next
+        if leave == 0:
+            return REACH_STUCK    # closed
+        while leave:
+            k = lowest_bit64(leave)
+            leave &= leave - 1
+            h = r.house_of[k]
+            i = r.depth[h] - 1    # house[h][i] == k
+            walked = 0
+            while True:
                 i -= 1
                 if i < 0:
-                    return 0      # the house might be emptied
-                r.a |= <uint64_t>1 << s.house[h][i]
-                r.ca |= children_of(<uint64_t>1 << s.house[h][i])
-                r.depth[h] = i + 1
-                changed = 1
-    return 1
-
-cdef inline int reach_blocks(const Reach *r, int c) noexcept nogil:
-    """1 if c can never leave: no card of A accepts it and its suit cannot come home up to it."""
-    return not (r.ca >> c) & 1 and rank_of(c) > 0 and not (r.home >> (c - 1)) & 1
+                    return REACH_EMPTIED
+                walked |= <uint64_t>1 << s.house[h][i]
+                if not (ch >> s.house[h][i]) & 1:
+                    break
+            r.deep ^= (<uint64_t>1 << k) | (<uint64_t>1 << s.house[h][i])
+            r.depth[h] = i + 1
+            r.house_of[s.house[h][i]] = h
+            r.a |= walked
+            r.ca |= children_of(walked)
+            ch = r.home | r.ca
 
 cdef inline int stock_stuck(const SoloCtx *x, const Solo *s) noexcept nogil:
     """1 if some stock card c = stock[j] can never leave the stock, so the position is lost (the
@@ -801,19 +844,19 @@ cdef inline int stock_stuck(const SoloCtx *x, const Solo *s) noexcept nogil:
     cards above it: all its cards are in L, excluded. Finally c leaves only home (all lower
     cards of its suit home before: in H), onto a top accepted by A, or to an empty house.
     All sets only grow as j decreases (F shrinks, the relaxed pool grows), so j runs down from
-    the top continuing the same fixpoint; once a house might be emptied, that holds for every
-    deeper j too."""
-    cdef int n = s.stock_n, j
+    the top continuing the same growth: once a house might be emptied, that holds for every
+    deeper j too; and once c is seen free part way, it is free in the least sets for j, whose
+    growth can stop there and go on for j - 1 (the sets so far are within those for j - 1)."""
+    cdef int n = s.stock_n, j, g
     cdef uint64_t frozen
     cdef Reach r
     if n == 0 or not reach_init(&r, s):
         return 0
     for j in range(n - 1, -1, -1):
         frozen = x.stock_below[j + 1]
-        if not reach_grow(&r, s, s.poolk | (x.stock_below[n] & ~frozen), frozen):
-            return 0
-        if reach_blocks(&r, x.stock[j]):
-            return 1
+        g = reach_grow(&r, s, s.poolk | (x.stock_below[n] & ~frozen), frozen, x.stock[j])
+        if g != REACH_FREE:
+            return g == REACH_STUCK
     return 0
 
 cdef inline int hand_stuck(const SoloCtx *x, const Solo *s) noexcept nogil:
@@ -829,26 +872,29 @@ cdef inline int hand_stuck(const SoloCtx *x, const Solo *s) noexcept nogil:
     move before c leaves) and every other card of the stock, hand and waste available (a
     relaxation: the stock's order is ignored). F shrinks card by card from the top of the
     stack, so the sets grow as in stock_stuck."""
-    cdef uint64_t stack, m, frozen = 0
-    cdef int c
+    cdef uint64_t stack, m, frozen
+    cdef int c, g
     cdef Reach r
     if x.open_pool or x.k == UNLIMITED or s.redeals < x.k - 1:
         return 0
     stack = s.pool if s.redeals >= x.k else s.pool & ((<uint64_t>1 << s.pos) - 1)
     if stack == 0 or not reach_init(&r, s):
         return 0
-    m = stack
-    while m:
-        frozen |= <uint64_t>1 << x.order[lowest_bit64(m)]
-        m &= m - 1
+    if stack == s.pool:
+        frozen = s.poolk         # the whole hand and waste
+    else:
+        frozen = 0
+        m = stack
+        while m:
+            frozen |= <uint64_t>1 << x.order[lowest_bit64(m)]
+            m &= m - 1
     m = stack
     while m:
         c = x.order[lowest_bit64(m)]
         m &= m - 1
-        if not reach_grow(&r, s, x.stock_below[s.stock_n] | (s.poolk & ~frozen), frozen):
-            return 0
-        if reach_blocks(&r, c):
-            return 1
+        g = reach_grow(&r, s, x.stock_below[s.stock_n] | (s.poolk & ~frozen), frozen, c)
+        if g != REACH_FREE:
+            return g == REACH_STUCK
         frozen &= ~(<uint64_t>1 << c)
     return 0
 
