@@ -757,12 +757,14 @@ cdef inline int reach_init(Reach *r, const Solo *s) noexcept nogil:
         r.house_of[s.house[h][r.depth[h] - 1]] = h
     return 1
 
-cdef inline int reach_grow(Reach *r, const Solo *s, uint64_t pool, uint64_t frozen, int c) noexcept nogil:
-    """Grow the sets for the available cards `pool` with `frozen` held in place, until the card
-    c (frozen) is seen free to leave: accepted by a card of A, or its suit may come home up to
-    it (REACH_FREE); or a house might be emptied (REACH_EMPTIED: the test gives up); or the sets
-    are closed with c still not free (REACH_STUCK). The sets only grow towards their closure, so
-    c free or a house emptied at any stage holds at the closure too.
+cdef inline int reach_grow(Reach *r, const Solo *s, uint64_t pool, int c) noexcept nogil:
+    """Grow the sets for the available cards `pool`, the frozen ones held in place, until the
+    card c (frozen) is seen free to leave: accepted by a card of A, or its suit may come home up
+    to it (REACH_FREE); or a house might be emptied (REACH_EMPTIED: the test gives up); or the
+    sets are closed with c still not free (REACH_STUCK). The sets only grow towards their
+    closure, so c free or a house emptied at any stage holds at the closure too.
+    No frozen card is in pool, nor in A (which takes only tops, pool cards and house cards), so
+    H is the run from the cards home over pool | A.
     A card x of house h leaves when it may go home or onto a card of A outside house h. The cards
     of A in house h are x and the cards above it, all of lower rank (a house is a descending run),
     and a card only goes on one a rank higher: so "accepted by a card of A" is the same test.
@@ -770,7 +772,7 @@ cdef inline int reach_grow(Reach *r, const Solo *s, uint64_t pool, uint64_t froz
     only cards of lower rank than those still to test, and what they add to H is seen in the
     next round."""
     cdef int h, i, k
-    cdef uint64_t grow, ch, leave, walked
+    cdef uint64_t grow, ch, leave, walked, avail = pool | r.found
     if rank_of(c) == 0:
         return REACH_FREE         # an ace goes home whenever it is available
     while True:
@@ -780,7 +782,7 @@ cdef inline int reach_grow(Reach *r, const Solo *s, uint64_t pool, uint64_t froz
             grow = children_of(grow)
             r.ca |= grow
             grow &= pool & ~r.a
-        r.home = lane_trailing_ones(((pool | r.a) & ~frozen) | r.found)
+        r.home = lane_trailing_ones(avail | r.a)
         # c free: in ca, or the card below it (rank > 0) in home; home << 1 carries a lane's
         # king into the next lane's ace, never tested here
         if ((r.ca | (r.home << 1)) >> c) & 1:
@@ -848,13 +850,11 @@ cdef inline int stock_stuck(const SoloCtx *x, const Solo *s) noexcept nogil:
     deeper j too; and once c is seen free part way, it is free in the least sets for j, whose
     growth can stop there and go on for j - 1 (the sets so far are within those for j - 1)."""
     cdef int n = s.stock_n, j, g
-    cdef uint64_t frozen
     cdef Reach r
     if n == 0 or not reach_init(&r, s):
         return 0
-    for j in range(n - 1, -1, -1):
-        frozen = x.stock_below[j + 1]
-        g = reach_grow(&r, s, s.poolk | (x.stock_below[n] & ~frozen), frozen, x.stock[j])
+    for j in range(n - 1, -1, -1):   # the pool: the hand and waste, and stock[j + 1 .. n)
+        g = reach_grow(&r, s, s.poolk | (x.stock_below[n] ^ x.stock_below[j + 1]), x.stock[j])
         if g != REACH_FREE:
             return g == REACH_STUCK
     return 0
@@ -892,7 +892,7 @@ cdef inline int hand_stuck(const SoloCtx *x, const Solo *s) noexcept nogil:
     while m:
         c = x.order[lowest_bit64(m)]
         m &= m - 1
-        g = reach_grow(&r, s, x.stock_below[s.stock_n] | (s.poolk & ~frozen), frozen, c)
+        g = reach_grow(&r, s, x.stock_below[s.stock_n] | (s.poolk & ~frozen), c)
         if g != REACH_FREE:
             return g == REACH_STUCK
         frozen &= ~(<uint64_t>1 << c)
