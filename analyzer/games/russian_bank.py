@@ -808,21 +808,16 @@ def _solo_options(rules: dict) -> dict:
 def _solo_results_since(rules: dict) -> str:
     """The version since which the solo kernel counts as now for these options: 0.5.0 and 0.6.0
     changed only the literal model (the relaxation; the last-pass cut and free cycling), 0.7.0
-    only its finite redeal limits (the stuck hand test), 0.8.2 to 0.8.6 only the tempo search and
-    0.8.14 only the literal model's solvability (the guided game for deals the search leaves
-    unresolved), so a SOLO(∞, none) run in the open pool made by 0.4.0 (the headline run) may be
-    resumed. (No check_rules: a run stored by an older version is judged by its version here, and
-    its options are checked when its shards run.)"""
+    only its finite redeal limits (the stuck hand test), 0.8.2 to 0.8.6 only the tempo search,
+    0.8.14 only the literal model with the relaxation (the guided game for deals the search leaves
+    unresolved) and 0.8.15 only the open-pool search when its table is full (the move undoing the
+    last house move is no longer made, so a replaced ancestor is not searched again), which the
+    relaxation and the tempo bounds use too. (No check_rules: a run stored by an older version
+    is judged by its version here, and its options are checked when its shards run.)"""
     options = _solo_options(rules)
-    if options["tempo"]:
-        return "0.8.6"        # 0.8.2: the relaxation and the stuck tests in the layered search;
-                              # 0.8.3: a win by a discard counted in the next layer, branch and bound;
-                              # 0.8.4: a branch and bound ended by a win at the lower bound gives it;
-                              # 0.8.5: SOLO(∞, none) won by the open pool, upper bounds from its line
-                              # 0.8.6: the guided game follows its line, lays a card for the hand card
-    if options["open_pool"]:
-        return "0.4.0"
-    return "0.8.14" if options["relaxation"] else ("0.6.0" if options["k"] is None else "0.7.0")
+    if options["tempo"] or options["open_pool"] or options["relaxation"]:
+        return "0.8.15"
+    return "0.6.0" if options["k"] is None else "0.7.0"
 
 
 def _solo_kernel(bit_generators, n_deals: int, rules: dict) -> dict[str, np.ndarray]:
