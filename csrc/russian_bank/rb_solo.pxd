@@ -57,7 +57,7 @@ cdef enum:
     S_SRC_HOUSE = 2              # 2..5
     S_SRC_POOL = 8               # 8 + turning index (open-pool model)
     S_DISCARD = 1 << 30
-    S_NO_MOVE = 0xFFFFFFFF
+    S_NO_MOVE = 0x7FFFFFFF       # no move: its destination 7 does not exist (an int, as C enums are)
     S_CHAIN_SHIFT = 9            # move = dst | src << 3 | chain length << 9 | suit choices << 13
     S_CHOICE_SHIFT = 13
     RES_LOSS = 0
