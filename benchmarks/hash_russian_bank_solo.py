@@ -5,9 +5,10 @@ literal SOLO(2, none) and the tempo search.
     python benchmarks/hash_russian_bank_solo.py [DEALS]
 
 A speed change that keeps the search the same must not change a single count: run this before and
-after it and compare the digests (100 deals by default, about 15 s: 031e3e29… since 0.8.12,
-which counts the squares of the nodes too; without that counter ce805654…, as from 0.8.7 to
-0.8.11, and 300 deals ec17e86b…). The table's hash function is part of the search:
+after it and compare the digests (100 deals by default, about 15 s: 92ac77af… since 0.9.0, whose
+pass classes changed the SOLO(2, none) search; with free_cycling=False for that model it is still
+031e3e29…, as from 0.8.12 to 0.8.15, which counts the squares of the nodes too; without that
+counter ce805654…, as from 0.8.7 to 0.8.11, and 300 deals ec17e86b…). The table's hash function is part of the search:
 a full probe window drops an entry, so another hash moves a node count here and there without
 changing an outcome.
 """

@@ -327,6 +327,9 @@ VARIANTS = {
     "lit_inf_strict_nofree": dict(k=None, priority="strict", relaxation=False, free_cycling=False),
     **{f"k{k}_none": dict(k=k, priority="none", relaxation=False) for k in (0, 1, 2)},
     **{f"k{k}_strict": dict(k=k, priority="strict", relaxation=False) for k in (0, 1)},
+    # and without the pass classes (the rest of a pass between forced cards as one state)
+    **{f"k{k}_none_nofree": dict(k=k, priority="none", relaxation=False, free_cycling=False) for k in (1, 2)},
+    "k1_strict_nofree": dict(k=1, priority="strict", relaxation=False, free_cycling=False),
     # the stuck tests cut finite-k lines as well (the hand of the last pass is a second stock)
     **{f"k{k}_none_nostuck": dict(k=k, priority="none", relaxation=False, stuck_prune=False) for k in (0, 1, 2)},
     "k0_strict_nostuck": dict(k=0, priority="strict", relaxation=False, stuck_prune=False),
@@ -386,6 +389,7 @@ def test_unlimited_redeals_are_decided_both_ways(outcomes):
     ("k0_none", "k0_none_nostuck", 30), ("k0_strict", "k0_strict_nostuck", 30),
     ("k1_none", "k1_none_nostuck", 30), ("k2_none", "k2_none_nostuck", 20),
     ("lit_inf_none", "lit_inf_none_nofree", 30), ("lit_inf_strict", "lit_inf_strict_nofree", 30),
+    ("k1_none", "k1_none_nofree", 50), ("k2_none", "k2_none_nofree", 25), ("k1_strict", "k1_strict_nofree", 60),
     ("lit_inf_strict_relaxed", "lit_inf_strict", 30), ("k0_strict_relaxed", "k0_strict", 30)])
 def test_models_and_dominances_agree(outcomes, a, b, at_least):
     both = decided(outcomes, a, b)
@@ -394,10 +398,14 @@ def test_models_and_dominances_agree(outcomes, a, b, at_least):
 
 
 def test_free_cycling_decides_more_deals_in_the_literal_model(outcomes):
-    # The same budget goes further when the hand positions between forced cards are one state.
+    # The same budget goes further when the hand positions between forced cards are one state:
+    # the whole round with unlimited redeals, the rest of a pass with a finite k.
     for name in ("lit_inf_none", "lit_inf_strict"):
         count = {v: sum(outcomes[s, v] is not None for s in SEEDS) for v in (name, name + "_nofree")}
         assert count[name] > count[name + "_nofree"], count
+    count = {v: sum(outcomes[s, n + v] is not None for s in SEEDS for n in ("k1_none", "k2_none", "k1_strict"))
+             for v in ("", "_nofree")}
+    assert count[""] > count["_nofree"], count
 
 
 def test_the_relaxation_decides_the_open_pool_losses(outcomes):
@@ -635,31 +643,40 @@ def replay_literal(pos, steps, k, strict):
     from russian_bank_reference import rank, suit
     game = SoloGame(pos.stock, pos.houses, pos.hand, pos.waste, pos.foundations, k=k, strict=strict)
     game.redeals = pos.redeals
-    sources = {"stock": STOCK, "hand": HAND, "cycled": HAND, **{f"h{h}": HOUSE + h for h in range(4)}}
+    sources = {"stock": STOCK, "hand": HAND, "cycled": HAND, "forward": HAND, **{f"h{h}": HOUSE + h for h in range(4)}}
     discarded = [None]
 
     def discard():
         discarded[0] = game.hand[-1]
         game.apply(DISCARD)
 
-    def turn_until(done):                     # free cycling (k = ∞): discard round the hand
-        assert k is None
+    def turn_until(done):
+        # free cycling (k = ∞): discard round the hand; a pass class (finite k): discard on in
+        # this pass, never into the next
+        redeals = game.redeals
         for _ in range(len(game.hand) + len(game.waste) + 1):
             if done():
                 return
+            assert k is None or game.hand and game.redeals == redeals, "a pass class went past its pass"
             discard()
         raise AssertionError("the hand never came round")
 
     for source, card, target, pool, turned, home, redeals in steps:
         assert not pool                       # chains of pool cards belong to the open pool
-        if source == "cycled":
+        assert (source == "cycled") <= (k is None) and (source == "forward") <= (k is not None)
+        if source in ("cycled", "forward"):
             turn_until(lambda: game.hand and game.hand[-1] == card)
         if turned >= 0:                       # the move is made with the hand just past that card
             turn_until(lambda: discarded[0] == turned)
         if source is not None:                # None: the cards that go home at the start
             src = sources[source]
             assert dict(game.sources()).get(src) == card, (source, card)
-            if target == "waste":
+            if target == "pass":              # the rest of the pass discarded: the waste turned over
+                assert k is not None and game.redeals < k
+                before = game.redeals
+                while game.redeals == before:
+                    discard()
+            elif target == "waste":
                 discard()
             else:
                 game.apply(src * 8 + ("F", "h0", "h1", "h2", "h3").index(target))
@@ -686,7 +703,7 @@ def test_a_winning_line_is_played_out_move_by_move(k, priority):
             continue
         wins += 1
         solver_line = _solver_line(pos, k, priority)
-        assert rb._line_text(solver_line) == result.line
+        assert rb._line_text(solver_line, k) == result.line
         if result.model == "open_pool":
             game = OpenPool(pos._core_dict())             # it plays the cards of the start itself
             assert solver_line[0][0] is None
@@ -703,6 +720,20 @@ def test_a_winning_line_is_played_out_move_by_move(k, priority):
             game = replay_literal(pos, solver_line, k, priority == "strict")
             assert game.cards_left() == 0
     assert wins >= (5 if k is not None else 10)
+
+
+@pytest.mark.parametrize("k,priority,seed", [(3, "none", 6), (5, "strict", 25)])
+def test_a_stock_or_house_move_made_further_on_in_a_pass_replays(k, priority, seed):
+    # A pass class (finite k) makes a stock or house move at its first hand position, or just
+    # past a hand card that the move lets go home by itself (that card is then discarded first
+    # and stays on the waste). These two wins have such a move: replayed in the reference game,
+    # the hand is discarded on within its pass, never into the next.
+    pos = rb.SoloPosition.deal(seed)
+    steps = _solver_line(pos, k, priority)
+    assert any(turned >= 0 for _, _, _, _, turned, _, _ in steps)
+    assert any(target == "pass" for _, _, target, _, _, _, _ in steps)
+    assert replay_literal(pos, steps, k, priority == "strict").cards_left() == 0
+    assert any("discarded on just past" in line for line in pos.solve(k, priority, budget=100_000, line=True).line)
 
 
 @pytest.mark.parametrize("k,priority", [(None, "strict"), (5, "none")])

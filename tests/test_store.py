@@ -285,12 +285,14 @@ def test_a_run_stored_before_an_option_existed_is_shown_with_its_default(tmp_pat
 
 def test_an_older_run_is_resumed_only_where_the_kernel_declares_the_same_counters(store, monkeypatch):
     # Russian Bank's solo kernel changed in 0.5.0 and 0.6.0 for the literal model only, in 0.7.0
-    # for its finite redeal limits only and in 0.8.15 for the open-pool search (which the
-    # relaxation of the literal model uses too): a SOLO(∞, none) run in the open pool, a
-    # SOLO(∞, strict) one and a SOLO(1, none) one only if made by 0.8.15; without the relaxation
-    # a SOLO(∞, strict) one from 0.6.0 and a SOLO(1, none) one from 0.7.0 on; a run of 0.3.0 never.
+    # for its finite redeal limits only, in 0.8.15 for the open-pool search (which the
+    # relaxation of the literal model uses too) and in 0.9.0 for finite redeal limits with free
+    # cycling (pass classes): a SOLO(∞, none) run in the open pool and a SOLO(∞, strict) one only
+    # if made by 0.8.15, a SOLO(1, none) one only by 0.9.0; without the relaxation a SOLO(∞,
+    # strict) one from 0.6.0 on, a SOLO(1, none) one from 0.9.0, or from 0.7.0 without free
+    # cycling; a run of 0.3.0 never, nor one of a version newer than this one.
     import analyzer.store as store_module
-    monkeypatch.setattr(store_module, "__version__", "0.8.16")
+    monkeypatch.setattr(store_module, "__version__", "0.9.1")
     rb = dict(game="russian_bank", analysis="solo", rules="default", deals=4, seed=1, shard_size=2)
     open_pool = store.open_run(RunConfig(**rb, overrides=dict(foundation_priority="none", node_budget=100)))
     literal = store.open_run(RunConfig(**rb, overrides=dict(foundation_priority="strict", node_budget=100)))
@@ -299,13 +301,16 @@ def test_an_older_run_is_resumed_only_where_the_kernel_declares_the_same_counter
     plain = dict(node_budget=100, relaxation=False)
     literal_plain = store.open_run(RunConfig(**rb, overrides=dict(plain, foundation_priority="strict")))
     finite_plain = store.open_run(RunConfig(**rb, overrides=dict(plain, foundation_priority="none", redeal_limit=1)))
+    finite_rigid = store.open_run(RunConfig(**rb, overrides=dict(plain, foundation_priority="none", redeal_limit=1,
+                                                                 free_cycling=False)))
     for run_id, made_by, allowed in ((open_pool, "0.8.14", False), (open_pool, "0.8.15", True),
                                      (open_pool, "0.3.0", False),
                                      (literal, "0.8.14", False), (literal, "0.8.15", True),
-                                     (finite, "0.8.14", False), (finite, "0.8.15", True),
+                                     (finite, "0.8.15", False), (finite, "0.9.0", True),
                                      (literal_plain, "0.5.0", False), (literal_plain, "0.6.0", True),
-                                     (finite_plain, "0.6.0", False), (finite_plain, "0.7.0", True),
-                                     (finite_plain, "0.8.17", False)):
+                                     (finite_plain, "0.8.15", False), (finite_plain, "0.9.0", True),
+                                     (finite_rigid, "0.6.0", False), (finite_rigid, "0.7.0", True),
+                                     (finite_plain, "0.9.2", False)):
         store._db.execute("UPDATE runs SET config = json_set(config, '$.version', ?) WHERE id = ?", (made_by, run_id))
         if allowed:
             assert store.config(run_id).analysis == "solo"

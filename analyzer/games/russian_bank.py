@@ -663,7 +663,7 @@ class SoloPosition:
                          relaxation, free_cycling, line)
         low, high = r["tempo_bounds"]
         return SoloResult(r["outcome"], r["nodes"], model, low if low is not None and low == high else None,
-                          (low, high), None if r["line"] is None else _line_text(r["line"]), r["line_discards"])
+                          (low, high), None if r["line"] is None else _line_text(r["line"], k), r["line_discards"])
 
     def play_blind(self, k: int | None = None, policy: str = "greedy", samples: int = DEFAULTS["hindsight_samples"],
                    budget: int = DEFAULTS["hindsight_budget"], seed: int = 0) -> "BlindResult":
@@ -738,11 +738,16 @@ def _hindsight_game_limits(k, priority: str) -> None:
 
 def _move_text(source: str, card: int, target: str, pool: list) -> str:
     """A SOLO move as text: `stock 9S→h2 on TH from the pool`, `h1 5C→F after 3C 4C from the pool`,
-    `hand QH→h1`, `discard 4C`, `QH→h1 (turning the hand round to it)`."""
+    `hand QH→h1`, `discard 4C`, `discard 4C and the rest of the hand`, `QH→h1 (turning the hand
+    round to it)`, `QH→h1 (discarding on to it)`."""
     if target == "waste":
         return f"discard {card_name(card)}"
+    if target == "pass":
+        return f"discard {card_name(card)} and the rest of the hand"
     if source == "cycled":
         return f"{card_name(card)}→{target} (turning the hand round to it)"
+    if source == "forward":
+        return f"{card_name(card)}→{target} (discarding on to it)"
     text = f"{source} {card_name(card)}→{target}"
     if pool:
         cards = " ".join(card_name(c) for c in pool)
@@ -750,9 +755,9 @@ def _move_text(source: str, card: int, target: str, pool: list) -> str:
     return text
 
 
-def _line_text(steps: list) -> list[str]:
-    """A winning line (SoloSolver.solve(line=True)) as text, one move a line; a run of discards
-    is one line, and the cards that then go home by themselves follow their move."""
+def _line_text(steps: list, k: int | None) -> list[str]:
+    """A winning line (SoloSolver.solve(line=True)) of SOLO(k, π) as text, one move a line; a run
+    of discards is one line, and the cards that then go home by themselves follow their move."""
     lines, discarding = [], False
     for source, card, target, pool, turned, home, redeals in steps:
         if source is None:                   # what goes home before the first move
@@ -765,7 +770,7 @@ def _line_text(steps: list) -> list[str]:
         else:
             lines.append(_move_text(source, card, target, pool))
         if turned >= 0:
-            lines[-1] += f" (with the hand turned round just past {card_name(turned)})"
+            lines[-1] += f" (with the hand {'turned round' if k is None else 'discarded on'} just past {card_name(turned)})"
         discarding = target == "waste" and not home and not redeals
         if home:
             lines[-1] += f"{',' if source is None else ';'} then home: {' '.join(card_name(c) for c in home)}"
@@ -812,9 +817,13 @@ def _solo_results_since(rules: dict) -> str:
     0.8.14 only the literal model with the relaxation (the guided game for deals the search leaves
     unresolved) and 0.8.15 only the open-pool search when its table is full (the move undoing the
     last house move is no longer made, so a replaced ancestor is not searched again), which the
-    relaxation and the tempo bounds use too. (No check_rules: a run stored by an older version
-    is judged by its version here, and its options are checked when its shards run.)"""
+    relaxation and the tempo bounds use too; 0.9.0 the literal model's solvability search with a
+    finite k and free cycling (the rest of a pass of the hand is one class, pass_free). (No
+    check_rules: a run stored by an older version is judged by its version here, and its options
+    are checked when its shards run.)"""
     options = _solo_options(rules)
+    if options["k"] is not None and options["free_cycling"] and not options["open_pool"] and not options["tempo"]:
+        return "0.9.0"
     if options["tempo"] or options["open_pool"] or options["relaxation"]:
         return "0.8.15"
     return "0.6.0" if options["k"] is None else "0.7.0"
@@ -1199,7 +1208,9 @@ def build_report(ctx) -> list:
         "sample's solvable share lies between it and (won + unresolved) / deals. In the literal model "
         "with unlimited redeals, the hand positions between "
         "cards that would go home by themselves are one state (discarding round the hand links them "
-        "at no cost). With a finite redeal limit k, a card discarded after the last redeal can "
+        "at no cost); with a finite redeal limit so are those of the rest of a pass (discarding on "
+        "links them; the stock and house moves of the class are made at its first position, or just "
+        "past a hand card that the move lets go home by itself). With a finite redeal limit k, a card discarded after the last redeal can "
         "never leave the waste, so the search ends every such line at once: SOLO(0, π) (play each hand "
         "card as it comes up) is decided on every deal. For the same reason the cards of the last "
         "pass, and the waste in the pass before it, must leave in turning order like a second stock, "

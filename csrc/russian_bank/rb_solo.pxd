@@ -57,6 +57,7 @@ cdef enum:
     S_SRC_HOUSE = 2              # 2..5
     S_SRC_POOL = 8               # 8 + turning index (open-pool model)
     S_DISCARD = 1 << 30
+    S_PASS = 1 << 29             # literal model, a pass class (pass_free): discard the rest of the pass
     S_NO_MOVE = 0x7FFFFFFF       # no move: its destination 7 does not exist (an int, as C enums are)
     S_CHAIN_SHIFT = 9            # move = dst | src << 3 | chain length << 9 | suit choices << 13
     S_CHOICE_SHIFT = 13
@@ -283,6 +284,45 @@ cdef inline int cycling_free(const SoloCtx *x, const Solo *s) noexcept nogil:
         return 1
     return (s.poolk & foundation_next(s, not x.strict)) == 0
 
+cdef enum:
+    FREE_NONE = 0
+    FREE_ROUND = 1               # cycling_free: the whole round of the hand is one class (k = ∞)
+    FREE_PASS = 2                # pass_free: the rest of the pass is one class (finite k)
+
+cdef inline uint64_t hand_goes_home(const SoloCtx *x, const Solo *s) noexcept nogil:
+    """The kinds of the hand and waste that would go home by themselves when they come up now
+    (D1-safe under none with the dominances, any that fits under strict; none otherwise)."""
+    if not x.strict and not x.dominance:
+        return 0
+    return s.poolk & foundation_next(s, not x.strict)
+
+cdef inline int pass_free(const SoloCtx *x, const Solo *s) noexcept nogil:
+    """Literal model, finite k, solvability search, s normalized: 1 if no card of the rest of
+    this pass's hand (turning index >= s.pos) would go home by itself when it comes up. Then
+    discarding through the pass changes nothing but the hand position, so the positions from
+    here to the end of the pass form one class (its key keeps s.pos, where it starts), as in
+    cycling_free. Its moves are those of every position of the class: any hand card of the
+    rest of the pass played (the cards before it discarded), the stock and house moves (made
+    here, or just after a hand card that then goes home by itself: expand), and S_PASS,
+    discarding the rest of the pass, when a redeal is left."""
+    cdef uint64_t fit
+    if not x.free_cycling or x.open_pool or x.k == UNLIMITED or x.tempo or s.pool == 0:
+        return 0
+    fit = hand_goes_home(x, s)
+    while fit:                   # at most one card a suit
+        if x.index_of[lowest_bit64(fit)] >= s.pos:
+            return 0
+        fit &= fit - 1
+    return 1
+
+cdef inline int free_mode(const SoloCtx *x, const Solo *s) noexcept nogil:
+    """The class s stands for (s normalized): FREE_ROUND, FREE_PASS or FREE_NONE (itself)."""
+    if cycling_free(x, s):
+        return FREE_ROUND
+    if pass_free(x, s):
+        return FREE_PASS
+    return FREE_NONE
+
 cdef inline int solo_card_moves(const Solo *s, int src, int c, int from_house, uint32_t *out, int n) noexcept nogil:
     cdef int h, empty_done = 0
     if solo_fits_found(s, c):
@@ -365,7 +405,7 @@ cdef inline int d3_card_moves(SoloCtx *x, const Solo *s, int src, int c, int fro
     return n
 
 cdef inline int solo_moves(SoloCtx *x, const Solo *s, int free, uint32_t *out) noexcept nogil:
-    """The moves of s into out; free = cycling_free(x, s), which the caller has at hand."""
+    """The moves of s into out; free = free_mode(x, s), which the caller has at hand."""
     cdef int n = 0, h, i
     cdef uint64_t m
     if x.open_pool and x.d3 and s.stock_n > 0:
@@ -382,8 +422,17 @@ cdef inline int solo_moves(SoloCtx *x, const Solo *s, int free, uint32_t *out) n
             i = lowest_bit64(m)
             m &= m - 1
             n = solo_card_moves(s, S_SRC_POOL + i, x.order[i], -1, out, n)
-    elif free:
+    elif free == FREE_ROUND:
         m = s.pool
+        while m:
+            i = lowest_bit64(m)
+            m &= m - 1
+            n = solo_card_moves(s, S_SRC_POOL + i, x.order[i], -1, out, n)
+    elif free == FREE_PASS:
+        # the rest of the pass; in the last one a card passed stays on the waste (lost)
+        m = s.pool & (~<uint64_t>0 << s.pos) if s.redeals < x.k else <uint64_t>1 << s.pos
+        n = solo_card_moves(s, S_SRC_HAND, x.order[s.pos], -1, out, n)
+        m &= m - 1
         while m:
             i = lowest_bit64(m)
             m &= m - 1
@@ -393,8 +442,11 @@ cdef inline int solo_moves(SoloCtx *x, const Solo *s, int free, uint32_t *out) n
     for h in range(SOLO_HOUSES):
         if s.house_n[h]:
             n = solo_card_moves(s, S_SRC_HOUSE + h, s.house[h][s.house_n[h] - 1], h, out, n)
-    if not x.open_pool and s.pool and not free:
+    if not x.open_pool and s.pool and free == FREE_NONE:
         out[n] = S_DISCARD
+        n += 1
+    elif free == FREE_PASS and s.redeals < x.k:
+        out[n] = S_PASS
         n += 1
     return n
 
@@ -403,6 +455,10 @@ cdef inline void solo_apply(const SoloCtx *x, Solo *s, uint32_t mv) noexcept nog
     if mv == S_DISCARD:
         s.pos += 1
         s.discards += 1
+        return
+    if mv == S_PASS:
+        s.discards += popcount64(s.pool >> s.pos)
+        s.pos = x.order_n                   # solo_settle redeals
         return
     src = (mv >> 3) & 63
     dst = mv & 7
@@ -417,9 +473,11 @@ cdef inline void solo_apply(const SoloCtx *x, Solo *s, uint32_t mv) noexcept nog
         s.pos += 1
     elif src >= S_SRC_POOL:
         c = x.order[src - S_SRC_POOL]
+        if not x.open_pool and x.k != UNLIMITED:   # a pass class (pass_free): the cards before it discarded
+            s.discards += popcount64((s.pool >> s.pos) & ((<uint64_t>1 << (src - S_SRC_POOL - s.pos)) - 1))
         pool_take(x, s, c)
         if not x.open_pool:
-            s.pos = src - S_SRC_POOL + 1    # a free cycle (cycling_free) brought the card up
+            s.pos = src - S_SRC_POOL + 1    # a free cycle or pass (free_mode) brought the card up
     else:
         c = house_pop(s, src - S_SRC_HOUSE)
     if dst == 0:
@@ -539,7 +597,7 @@ cdef inline void tt_record(SoloCtx *x, TTProbe *p, const uint64_t *key, uint64_t
 
 cdef inline int push_moves(SoloCtx *x, Frame *f, int first) noexcept nogil:
     """Generate the moves of f's position into the shared move buffer from `first` on."""
-    cdef int n = solo_moves(x, &f.st, cycling_free(x, &f.st), x.scratch)
+    cdef int n = solo_moves(x, &f.st, free_mode(x, &f.st), x.scratch)
     cdef uint32_t *grown
     while first + n > x.movebuf_cap:
         grown = <uint32_t *>realloc(x.movebuf, 2 * x.movebuf_cap * sizeof(uint32_t))
@@ -644,20 +702,21 @@ cdef inline int expand(SoloCtx *x, const Solo *s, int first, uint32_t came) noex
     afterwards the position matters only through the hand and waste cards that now go home by
     themselves (at most one per suit): from the position just after such a card f, discarding
     reaches every position up to the next one with no other change, so the successors are the
-    move made there, one per f (or one, if the class is still free)."""
-    cdef int free = cycling_free(x, s)
-    cdef int n = solo_moves(x, s, free, x.scratch), j, r, c = 0, src
+    move made there, one per f (or one, if the class is still free). A pass class (pass_free)
+    is the same with the rest of the pass for the round."""
+    cdef int free = free_mode(x, s)
+    cdef int n = solo_moves(x, s, free, x.scratch), j, r, c = 0, src, i
     cdef uint64_t fit
     cdef uint32_t mv, back = move_back(x, s, came)
     cdef Solo base
-    if not kids_reserve(x, first + (4 if free else 1) * n):
+    if not kids_reserve(x, first + (1 if free == FREE_NONE else 5) * n):
         return -2
     for j in range(n):
         mv = x.scratch[j]
         if mv == back:
             continue
         src = (mv >> 3) & 63
-        if not free or src >= S_SRC_POOL:
+        if free == FREE_NONE or src == S_SRC_HAND or src >= S_SRC_POOL or mv == S_PASS:
             x.kid_mv[first + c] = mv
             x.kids[first + c].st = s[0]
             solo_apply(x, &x.kids[first + c].st, mv)
@@ -671,7 +730,32 @@ cdef inline int expand(SoloCtx *x, const Solo *s, int first, uint32_t came) noex
         if solo_settle(x, &base, 0) == RES_WIN:
             x.best = base.discards
             return -1
-        fit = base.poolk & foundation_next(&base, not x.strict) if x.strict or x.dominance else 0
+        fit = hand_goes_home(x, &base)
+        if free == FREE_PASS:
+            # the move made here, or just after a card of the rest of the pass that now goes
+            # home by itself (it was passed before the move: it stays on the waste); from each,
+            # discarding reaches the later positions up to the next such card with no other
+            # change. After the last card of the pass the hand is redealt first (S_PASS).
+            x.kid_mv[first + c] = mv
+            x.kids[first + c].st = base
+            r = keep_kid(x, &x.kids[first + c])
+            if r < 0:
+                return r
+            c += r
+            while fit:
+                i = x.index_of[lowest_bit64(fit)]
+                fit &= fit - 1
+                if i < s.pos or (base.pool >> i) <= 1:
+                    continue
+                x.kid_mv[first + c] = mv
+                x.kids[first + c].st = base
+                x.kids[first + c].st.pos = i + 1
+                x.kids[first + c].st.discards += popcount64((base.pool >> s.pos) & ((<uint64_t>2 << (i - s.pos)) - 1))
+                r = keep_kid(x, &x.kids[first + c])
+                if r < 0:
+                    return r
+                c += r
+            continue
         if fit == 0:
             x.kid_mv[first + c] = mv
             x.kids[first + c].st = base

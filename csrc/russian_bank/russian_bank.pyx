@@ -481,19 +481,24 @@ def deal_packs(object bit_generator):
 cdef tuple solo_move_parts(const SoloCtx *x, const Solo *s, uint32_t mv):
     """A SOLO move in s as (source, card, target, pool cards): the source is stock, hand (the
     literal model's current card), cycled (a hand or waste card the literal model brings up by
-    turning the hand round, cycling_free), pool (open pool) or h0..h3; the target F, h0..h3 or
-    waste (a discard); the pool cards go first (home below the card, or onto the target house,
-    highest first, with the card on them)."""
+    turning the hand round, cycling_free), forward (a card further on in this pass of the hand,
+    brought up by discarding, pass_free), pool (open pool) or h0..h3; the target F, h0..h3,
+    waste (a discard) or pass (the hand card and the rest of the pass discarded, pass_free);
+    the pool cards go first (home below the card, or onto the target house, highest first, with
+    the card on them)."""
     cdef int src = (mv >> 3) & 63, dst = mv & 7, m = (mv >> S_CHAIN_SHIFT) & 15, choices = mv >> S_CHOICE_SHIFT
     cdef int c, h
     if mv == S_DISCARD:
         return "hand", x.order[s.pos], "waste", []
+    if mv == S_PASS:
+        return "hand", x.order[s.pos], "pass", []
     if src == S_SRC_STOCK:
         where, c = "stock", x.stock[s.stock_n - 1]
     elif src == S_SRC_HAND:
         where, c = "hand", x.order[s.pos]
     elif src >= S_SRC_POOL:
-        where, c = ("pool" if x.open_pool else "cycled"), x.order[src - S_SRC_POOL]
+        where = "pool" if x.open_pool else ("cycled" if x.k == UNLIMITED else "forward")
+        c = x.order[src - S_SRC_POOL]
     else:
         h = src - S_SRC_HOUSE
         where, c = f"h{h}", s.house[h][s.house_n[h] - 1]
@@ -503,21 +508,24 @@ cdef tuple solo_move_parts(const SoloCtx *x, const Solo *s, uint32_t mv):
 
 
 cdef int turned_past(SoloCtx *x, const Solo *p, uint32_t mv, const Solo *c):
-    """For a stock or house move of a free class (cycling_free, literal model): the card the hand
-    was turned past before the move was made, as expand chose the successor c (one per card
-    that then goes home by itself when it comes up), or -1 (the hand was not turned)."""
+    """For a stock or house move of a free class (cycling_free or pass_free, literal model): the
+    card the hand was turned past before the move was made, as expand chose the successor c
+    (one per card that then goes home by itself when it comes up), or -1 (the hand was not
+    turned)."""
     cdef Solo base = p[0], cand
     cdef uint64_t fit, ck[3], kk[3]
-    cdef int f
-    if not cycling_free(x, p) or ((mv >> 3) & 63) >= S_SRC_POOL:
+    cdef int f, free = free_mode(x, p), src = (mv >> 3) & 63
+    if free == FREE_NONE or mv == S_PASS or mv == S_DISCARD or src == S_SRC_HAND or src >= S_SRC_POOL:
         return -1
     solo_apply(x, &base, mv)
     solo_settle(x, &base, 0)
-    fit = base.poolk & foundation_next(&base, not x.strict) if x.strict or x.dominance else 0
+    fit = hand_goes_home(x, &base)
     solo_key(x, c, ck)
     while fit:
         f = lowest_bit64(fit)
         fit &= fit - 1
+        if free == FREE_PASS and (x.index_of[f] < p.pos or (base.pool >> x.index_of[f]) <= 1):
+            continue                      # not a successor expand makes
         cand = base
         cand.pos = x.index_of[f] + 1
         solo_normalize(x, &cand)
