@@ -666,6 +666,12 @@ cdef inline int keep_kid(SoloCtx *x, Child *k) noexcept nogil:
     prefetch(&x.tt[k.hsh & x.tt_mask])
     return 1
 
+cdef inline int add_kid(SoloCtx *x, int at, uint32_t mv, const Solo *st) noexcept nogil:
+    """Put st, made by mv, in kids[at] and keep_kid it: 1 kept, 0 a dead end, -1 a win."""
+    x.kid_mv[at] = mv
+    x.kids[at].st = st[0]
+    return keep_kid(x, &x.kids[at])
+
 cdef inline int kids_reserve(SoloCtx *x, int need) noexcept nogil:
     """Grow kids and kid_mv (doubling) to hold at least `need` entries: 0 when memory runs out."""
     cdef Child *grown
@@ -708,7 +714,7 @@ cdef inline int expand(SoloCtx *x, const Solo *s, int first, uint32_t came) noex
     cdef int n = solo_moves(x, s, free, x.scratch), j, r, c = 0, src, i
     cdef uint64_t fit
     cdef uint32_t mv, back = move_back(x, s, came)
-    cdef Solo base
+    cdef Solo base, after
     if not kids_reserve(x, first + (1 if free == FREE_NONE else 5) * n):
         return -2
     for j in range(n):
@@ -731,44 +737,26 @@ cdef inline int expand(SoloCtx *x, const Solo *s, int first, uint32_t came) noex
             x.best = base.discards
             return -1
         fit = hand_goes_home(x, &base)
-        if free == FREE_PASS:
-            # the move made here, or just after a card of the rest of the pass that now goes
-            # home by itself (it was passed before the move: it stays on the waste); from each,
-            # discarding reaches the later positions up to the next such card with no other
-            # change. After the last card of the pass the hand is redealt first (S_PASS).
-            x.kid_mv[first + c] = mv
-            x.kids[first + c].st = base
-            r = keep_kid(x, &x.kids[first + c])
-            if r < 0:
-                return r
-            c += r
-            while fit:
-                i = x.index_of[lowest_bit64(fit)]
-                fit &= fit - 1
-                if i < s.pos or (base.pool >> i) <= 1:
-                    continue
-                x.kid_mv[first + c] = mv
-                x.kids[first + c].st = base
-                x.kids[first + c].st.pos = i + 1
-                x.kids[first + c].st.discards += popcount64((base.pool >> s.pos) & ((<uint64_t>2 << (i - s.pos)) - 1))
-                r = keep_kid(x, &x.kids[first + c])
-                if r < 0:
-                    return r
-                c += r
-            continue
-        if fit == 0:
-            x.kid_mv[first + c] = mv
-            x.kids[first + c].st = base
-            r = keep_kid(x, &x.kids[first + c])
+        # the move made here (a round class: only when no card goes home, else every position
+        # is just past one), or just after a card that now goes home by itself (it was passed
+        # before the move, so it stays on the waste); from each, discarding reaches the later
+        # positions up to the next such card with no other change. In a pass class, after the
+        # last card of the pass the hand is redealt first (S_PASS).
+        if free == FREE_PASS or fit == 0:
+            r = add_kid(x, first + c, mv, &base)
             if r < 0:
                 return r
             c += r
         while fit:
-            x.kid_mv[first + c] = mv
-            x.kids[first + c].st = base
-            x.kids[first + c].st.pos = x.index_of[lowest_bit64(fit)] + 1
+            i = x.index_of[lowest_bit64(fit)]
             fit &= fit - 1
-            r = keep_kid(x, &x.kids[first + c])
+            after = base
+            after.pos = i + 1
+            if free == FREE_PASS:
+                if i < s.pos or (base.pool >> i) <= 1:
+                    continue
+                after.discards += popcount64((base.pool >> s.pos) & ((<uint64_t>2 << (i - s.pos)) - 1))
+            r = add_kid(x, first + c, mv, &after)
             if r < 0:
                 return r
             c += r
