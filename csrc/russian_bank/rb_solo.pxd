@@ -270,6 +270,13 @@ cdef inline int solo_settle(const SoloCtx *x, Solo *s, int with_hand) noexcept n
         else:
             return RES_OPEN
 
+cdef inline uint64_t hand_goes_home(const SoloCtx *x, const Solo *s) noexcept nogil:
+    """The kinds of the hand and waste that would go home by themselves when they come up now
+    (D1-safe under none with the dominances, any that fits under strict; none otherwise)."""
+    if not x.strict and not x.dominance:
+        return 0
+    return s.poolk & foundation_next(s, not x.strict)
+
 cdef inline int cycling_free(const SoloCtx *x, const Solo *s) noexcept nogil:
     """Literal model, k = ∞, solvability search, s normalized: 1 if no card of the hand and waste
     would go home by itself when it comes up (forced under strict, D1-safe under none). Then
@@ -280,21 +287,12 @@ cdef inline int cycling_free(const SoloCtx *x, const Solo *s) noexcept nogil:
     no discard."""
     if not x.free_cycling or x.open_pool or x.k != UNLIMITED or x.tempo:
         return 0
-    if not x.strict and not x.dominance:
-        return 1
-    return (s.poolk & foundation_next(s, not x.strict)) == 0
+    return hand_goes_home(x, s) == 0
 
 cdef enum:
     FREE_NONE = 0
     FREE_ROUND = 1               # cycling_free: the whole round of the hand is one class (k = ∞)
     FREE_PASS = 2                # pass_free: the rest of the pass is one class (finite k)
-
-cdef inline uint64_t hand_goes_home(const SoloCtx *x, const Solo *s) noexcept nogil:
-    """The kinds of the hand and waste that would go home by themselves when they come up now
-    (D1-safe under none with the dominances, any that fits under strict; none otherwise)."""
-    if not x.strict and not x.dominance:
-        return 0
-    return s.poolk & foundation_next(s, not x.strict)
 
 cdef inline int pass_free(const SoloCtx *x, const Solo *s) noexcept nogil:
     """Literal model, finite k, solvability search, s normalized: 1 if no card of the rest of
@@ -322,6 +320,22 @@ cdef inline int free_mode(const SoloCtx *x, const Solo *s) noexcept nogil:
     if pass_free(x, s):
         return FREE_PASS
     return FREE_NONE
+
+cdef inline int move_past(const SoloCtx *x, const Solo *s, int free, const Solo *base, int f,
+                          Solo *after) noexcept nogil:
+    """A successor of a class's stock or house move (expand, turned_past): base is the move made
+    at s's hand position and settled without the hand, f a hand or waste card it lets go home
+    by itself; after is base with the hand turned just past f (f stays on the waste). 0 when
+    the class makes no such successor: in a pass class, f before s.pos or the last card of the
+    pass (after it the hand is redealt first: S_PASS, then the move)."""
+    cdef int i = x.index_of[f]
+    if free == FREE_PASS and (i < s.pos or (base.pool >> i) <= 1):
+        return 0
+    after[0] = base[0]
+    after.pos = i + 1
+    if free == FREE_PASS:               # the cards passed on the way are discards
+        after.discards += popcount64((base.pool >> s.pos) & ((<uint64_t>2 << (i - s.pos)) - 1))
+    return 1
 
 cdef inline int solo_card_moves(const Solo *s, int src, int c, int from_house, uint32_t *out, int n) noexcept nogil:
     cdef int h, empty_done = 0
@@ -748,14 +762,10 @@ cdef inline int expand(SoloCtx *x, const Solo *s, int first, uint32_t came) noex
                 return r
             c += r
         while fit:
-            i = x.index_of[lowest_bit64(fit)]
+            i = lowest_bit64(fit)
             fit &= fit - 1
-            after = base
-            after.pos = i + 1
-            if free == FREE_PASS:
-                if i < s.pos or (base.pool >> i) <= 1:
-                    continue
-                after.discards += popcount64((base.pool >> s.pos) & ((<uint64_t>2 << (i - s.pos)) - 1))
+            if not move_past(x, s, free, &base, i, &after):
+                continue
             r = add_kid(x, first + c, mv, &after)
             if r < 0:
                 return r

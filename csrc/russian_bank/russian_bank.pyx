@@ -524,10 +524,8 @@ cdef int turned_past(SoloCtx *x, const Solo *p, uint32_t mv, const Solo *c):
     while fit:
         f = lowest_bit64(fit)
         fit &= fit - 1
-        if free == FREE_PASS and (x.index_of[f] < p.pos or (base.pool >> x.index_of[f]) <= 1):
+        if not move_past(x, p, free, &base, f, &cand):
             continue                      # not a successor expand makes
-        cand = base
-        cand.pos = x.index_of[f] + 1
         solo_normalize(x, &cand)
         solo_key(x, &cand, kk)
         if kk[0] == ck[0] and kk[1] == ck[1] and kk[2] == ck[2]:
