@@ -589,6 +589,39 @@ def test_report_shows_the_headline_run_kept_beside_it(tmp_path):
     assert solvability.equals(expected) and int(solvability.deals[0]) == 40
 
 
+def test_report_shows_the_longer_variant_runs_kept_beside_it(tmp_path):
+    # Longer runs of the other variants live in a store of their own in the report folder: one
+    # row a run in the report's order, with its configuration, its ladder, and for a run cut
+    # short how to resume it; no store, no section.
+    from analyzer.cli import main
+    from analyzer.report import ReportContext
+    from analyzer.store import Store
+    assert rb.variants_section(ReportContext(seed=1, out_dir=tmp_path)) is None
+    path = tmp_path / rb.VARIANTS_STORE
+    for k, priority, deals in (("1", "none", 30), ("unlimited", "strict", 40)):
+        assert main(["russian_bank", "solo", "--deals", str(deals), "--seed", "7", "--shard-size", "10",
+                     "--set", f"redeal_limit={k}", "--set", f"foundation_priority={priority}",
+                     "--set", "node_budget=3000", "--set", "tt_bits=16", "--store", str(path)]) == 0
+    with Store(path) as store:        # cut the second run short, as an interrupted run is
+        store._db.execute("DELETE FROM shards WHERE run_id = 2 AND shard = 3")
+        store._refresh(store._db, 2)
+        counters = {run: store.get(run).counters for run in (1, 2)}
+    section = rb.variants_section(ReportContext(seed=1, out_dir=tmp_path))
+    table = section.tables[0][1]
+    assert table.game.tolist() == ["SOLO(∞, strict)", "SOLO(1, none)"]
+    assert table.run.tolist() == [2, 1] and table.deals.tolist() == [30, 30]
+    assert (table.node_budget == 3000).all() and (table.seed == 7).all() and (table.tt_bits == 16).all()
+    for row, run, label in ((0, 2, "SOLO(∞, strict)"), (1, 1, "SOLO(1, none)")):
+        expected = rb.solvability_table(counters[run], label)
+        assert table.loc[[row], expected.columns].reset_index(drop=True).equals(expected)
+    assert "run 1, SOLO(1, none): complete" in section.text
+    assert f"30 of 40 deals so far, resumable with `kozyr run resume 2 --store {path}`" in section.text
+    ladder = section.tables[1][1]
+    last = ladder.groupby("game", sort=False).tail(1)
+    assert last.game.tolist() == table.game.tolist() and (last.node_budget == 3000).all()
+    assert last.unresolved.tolist() == table.unresolved.tolist()
+
+
 def test_a_headline_run_without_squares_gets_the_batch_means_interval(tmp_path):
     # The committed headline run was made before the kernel counted the nodes' squares: its mean
     # nodes a deal takes the interval of the ratio of the shards' node sums to their deals.

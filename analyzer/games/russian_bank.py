@@ -1265,9 +1265,8 @@ def build_report(ctx) -> list:
         "is at most x, at most those whose D* or lower bound is (lost deals never count).",
         tempo_figure(tempo_rows, w + l + u)))
 
-    headline = headline_section(ctx)
-    if headline is not None:
-        sections.insert(0, headline)
+    kept = [section for section in (headline_section(ctx), variants_section(ctx)) if section is not None]
+    sections[:0] = kept
     sections.append(blind_section(ctx, head))
     sections.append(duel_section(ctx))
     return sections
@@ -1279,35 +1278,59 @@ def build_report(ctx) -> list:
 HEADLINE_STORE = "russian_bank-headline.sqlite"
 
 
+def _kept_solo_runs(ctx, name: str) -> tuple[Path, list] | None:
+    """The solvability runs with at least one deal done in the store `name` kept in the report
+    folder (with their counters, and each shard's deals and node sums for a run that counted no
+    squares), or None when there is no such store or run."""
+    from ..store import Store
+
+    path = Path(ctx.out_dir) / name if ctx.out_dir is not None else None
+    if path is None or not path.is_file():
+        return None
+    runs = []
+    with Store(path) as store:
+        for r in store.runs():
+            if r.config["game"] == "russian_bank" and r.config["analysis"] == "solo" and r.deals_done:
+                stored = store.get(r.id)
+                batches = None if "node_sumsq" in stored.counters else store.shard_values(r.id, "node_sum")
+                runs.append((stored, batches))
+    return (path, runs) if runs else None
+
+
+def _kept_run_state(stored, path: Path) -> str:
+    """Whether a kept run is complete, or how far it got and how to go on with it."""
+    done, asked = stored.deals_done, stored.config["deals"]
+    if done == asked:
+        return "complete"
+    return (f"{stored.status}: {done:,} of {asked:,} deals so far, resumable with "
+            f"`kozyr run resume {stored.id} --store {path}`")
+
+
+def _solo_label(rules: dict) -> str:
+    return f"SOLO({_k_text(rules['redeal_limit'])}, {rules['foundation_priority']})"
+
+
 def headline_section(ctx):
     """The long SOLO(∞, none) run kept beside the report, if there is one: solvability on all its
     deals so far, the ladder, the effort per deal, and how to continue it."""
     from ..report import Section
-    from ..store import Store
 
-    path = Path(ctx.out_dir) / HEADLINE_STORE if ctx.out_dir is not None else None
-    if path is None or not path.is_file():
+    kept = _kept_solo_runs(ctx, HEADLINE_STORE)
+    if kept is None:
         return None
-    with Store(path) as store:
-        runs = [r for r in store.runs() if r.config["game"] == "russian_bank" and r.config["analysis"] == "solo"]
-        if not runs or not max(r.deals_done for r in runs):
-            return None
-        stored = max(runs, key=lambda r: r.deals_done)
-        stored = store.get(stored.id)
-        batches = None if "node_sumsq" in stored.counters else store.shard_values(stored.id, "node_sum")
+    path, runs = kept
+    stored, batches = max(runs, key=lambda run: run[0].deals_done)
     c, rules = stored.config, stored.config["rule_options"]
-    label = f"SOLO({_k_text(rules['redeal_limit'])}, {rules['foundation_priority']})"
+    label = _solo_label(rules)
     counters = stored.counters
     done, asked = stored.deals_done, c["deals"]
     unresolved = int(counters["outcome"][2])
-    state = ("complete" if done == asked else
-             f"{stored.status}: {done:,} of {asked:,} deals so far, resumable with "
-             f"`kozyr run resume {stored.id} --store {path}`")
     which = f"all {done:,} deals of a run" if done == asked else f"the first {done:,} deals of a run of {asked:,}"
     so_far = "" if done == asked else " so far"
     text = (f"Russian-bank solvability {label} on {which} "
             f"(seed {c['seed']}, shards of {c['shard_size']}, node budget {rules['node_budget']:,} per deal, "
-            f"transposition table up to 2^{rules['tt_bits']} entries; Kozyr {c['version']}); {state}. "
+            f"transposition table up to 2^{rules['tt_bits']} entries; Kozyr {c['version']}); "
+            f"{_kept_run_state(stored, path)}. "
             f"It is kept in {HEADLINE_STORE} beside this report, not simulated by it. "
             f"{unresolved:,} deals ({unresolved / done:.3%}) are unresolved at the budget and are counted "
             f"both ways in the interval. Time{so_far}: {stored.seconds / 3600:.1f} hours summed over the "
@@ -1322,6 +1345,59 @@ def headline_section(ctx):
         (f"Russian-bank solvability, {label}", solvability_table(counters, label, nodes_interval)),
         ("Escalation ladder: the same deals with smaller node budgets", ladder_table(counters, rules["node_budget"])),
         ("Nodes per deal", nodes_table(counters))])
+
+
+# Runs of the other variants at a 10x budget on more layouts than the report's own (an hour or
+# more of CPU each): made with `kozyr russian_bank solo ... --store` like the headline run and kept
+# in the report folder under this name; the report reads them and never adds to them.
+VARIANTS_STORE = "russian_bank-variants.sqlite"
+
+
+def _variant_order(stored) -> tuple:
+    """SOLO(∞, none), SOLO(∞, strict), then finite redeal limits from the largest (the report's order)."""
+    rules = stored.config["rule_options"]
+    k = rules["redeal_limit"]
+    return (k is not None, -(k or 0), rules["foundation_priority"] == "strict", stored.id)
+
+
+def variants_section(ctx):
+    """The longer solvability runs kept beside the report in VARIANTS_STORE, if any: each one's
+    solvability with its honest interval, its configuration, its state and its ladder."""
+    from ..report import Section
+
+    kept = _kept_solo_runs(ctx, VARIANTS_STORE)
+    if kept is None:
+        return None
+    path, runs = kept
+    rows, ladders, states = [], [], []
+    for stored, batches in sorted(runs, key=lambda run: _variant_order(run[0])):
+        c, rules = stored.config, stored.config["rule_options"]
+        label = _solo_label(rules)
+        nodes_interval = None if batches is None else batch_mean_interval(batches[0], batches[1][:, 0])
+        row = solvability_table(stored.counters, label, nodes_interval)
+        row.insert(1, "node_budget", rules["node_budget"])
+        for column, value in (("seed", c["seed"]), ("shard_size", c["shard_size"]), ("tt_bits", rules["tt_bits"]),
+                              ("version", c["version"]), ("cpu_hours", round(stored.seconds / 3600, 2)),
+                              ("run", stored.id)):
+            row[column] = value
+        rows.append(row)
+        ladder = ladder_table(stored.counters, rules["node_budget"])
+        ladder.insert(0, "game", label)
+        ladders.append(ladder)
+        states.append(f"run {stored.id}, {label}: {_kept_run_state(stored, path)}")
+    text = (f"Longer runs of the variants beside the headline, at a larger node budget and on more "
+            f"layouts than the table of the next section; they are kept in {VARIANTS_STORE} beside "
+            f"this report, not simulated by it (each row gives its seed, shard size, node budget, table "
+            f"size, Kozyr version, and the CPU hours summed over its shards). Deals are drawn by shard, "
+            f"so a run with the report's seed and shard size starts with the report's own layouts. "
+            f"Unresolved deals are counted both ways in the interval, as everywhere. The ladder shows "
+            f"what smaller budgets decide on the same layouts (a lower bound on it where the literal "
+            f"search follows the open-pool relaxation, as in the next section). "
+            + "; ".join(states) + ".")
+    return Section("Russian Bank: longer runs of the other variants", text, tables=[
+        ("Solvability by variant, longer runs", pd.concat(rows, ignore_index=True)),
+        ("Escalation ladder of the longer runs: the same deals with smaller node budgets",
+         pd.concat(ladders, ignore_index=True))])
 
 
 # Blind SOLO play (a few CPU-seconds per 10^5 games): G1 at unlimited and small redeal limits, and
