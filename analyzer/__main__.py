@@ -1,6 +1,4 @@
 """``python -m analyzer`` runs the kozyr command line."""
-import sys
+from .cli import entry
 
-from .cli import main
-
-sys.exit(main())
+entry()

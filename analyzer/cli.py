@@ -26,7 +26,7 @@ import pandas as pd
 from . import __version__, constrained, option_parsing
 from .games import game_names, get_game
 from .cluster import SCHEDULER_ENV
-from .runner import BACKENDS, DEFAULT_SHARD_SIZE, RunConfig, RunResult, default_workers, run
+from .runner import BACKENDS, DEFAULT_SHARD_SIZE, RunConfig, RunResult, default_workers, run, shards_abandoned
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
@@ -556,3 +556,17 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as exc:         # a file the command was told to read or write
         print(f"kozyr: error: {f'{exc.filename}: ' if exc.filename else ''}{exc.strerror or exc}", file=sys.stderr)
         return EXIT_USAGE
+
+
+def entry() -> None:
+    """The `kozyr` command (and `python -m analyzer`): main, and after a second Ctrl-C an exit
+    at once, without the interpreter's wait for the shards that are still running (a compiled
+    kernel cannot be stopped; what they would have given is dropped, the finished shards are
+    kept)."""
+    code = main()
+    if shards_abandoned():
+        print("kozyr: stopped at once: the shards under way were dropped", file=sys.stderr)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    sys.exit(code)

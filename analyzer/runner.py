@@ -180,6 +180,27 @@ class RunResult:
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)   # Ctrl-C, and what batch schedulers send first
 
 
+# Set when a second Ctrl-C left shards running that nobody will wait for (a kernel running
+# without the GIL cannot be stopped): the command line then exits at once (cli.entry) instead
+# of letting the interpreter wait for those threads on its way out.
+_shards_abandoned = threading.Event()
+
+
+def shards_abandoned() -> bool:
+    return _shards_abandoned.is_set()
+
+
+def _stop_now(executor: Executor) -> None:
+    """Drop the work of an executor without waiting: queued shards are cancelled, the worker
+    processes of a process pool are ended (threads cannot be; see _shards_abandoned)."""
+    # No public way to end busy workers before Python 3.14's kill_workers(); they ignore SIGTERM
+    # (_leave_stop_signals_to_parent), and shutdown forgets them.
+    processes = list((getattr(executor, "_processes", None) or {}).values())
+    executor.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.kill()
+
+
 def _leave_stop_signals_to_parent():
     # Worker processes leave Ctrl-C (and SIGTERM sent to the whole group) to the parent, which
     # lets the running shards finish and keeps them.
@@ -230,7 +251,8 @@ def run(config: RunConfig, workers: int = 1, backend: str = "threads", executor:
     ``on_shard(index, counters, seconds)`` is called in the calling thread as each shard completes,
     before it is merged (the results store commits the shard there).
     Ctrl-C cancels the shards not yet started, waits for the running ones and returns what was
-    completed (``result.complete`` is then False); nothing finished is thrown away."""
+    completed (``result.complete`` is then False); nothing finished is thrown away. A second
+    Ctrl-C returns at once with the shards finished by then, dropping the ones under way."""
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers must be a whole number of at least 1, got {workers!r}")
     todo = list(range(config.n_shards)) if shards is None else list(shards)
@@ -254,7 +276,7 @@ def run(config: RunConfig, workers: int = 1, backend: str = "threads", executor:
     previous_handlers = {}
     if threading.current_thread() is threading.main_thread():
         # Ctrl-C or SIGTERM asks to stop: no new shards start, the running ones finish and are
-        # kept. A second one interrupts at once.
+        # kept. A second one stops at once: the shards under way are dropped.
         def request_stop(signum, frame):
             if stop.is_set():
                 raise KeyboardInterrupt
@@ -262,6 +284,7 @@ def run(config: RunConfig, workers: int = 1, backend: str = "threads", executor:
         previous_handlers = {sig: signal.signal(sig, request_stop) for sig in STOP_SIGNALS}
     queue = iter(todo)
     in_flight: dict = {}
+    dropped = False          # a second Ctrl-C left shards under way
 
     next_log, deals_kept = start + LOG_EVERY, 0
 
@@ -290,21 +313,24 @@ def run(config: RunConfig, workers: int = 1, backend: str = "threads", executor:
             finished, _ = wait(in_flight, timeout=0.25, return_when=FIRST_COMPLETED)
             for future in finished:
                 keep(in_flight.pop(future), *future.result())
-    except KeyboardInterrupt:  # a second Ctrl-C, or no handler could be installed (not the main thread)
+    except KeyboardInterrupt:  # a second Ctrl-C: keep what has finished, drop what is under way
         for future in in_flight:
             future.cancel()
         for future, index in in_flight.items():
-            if not future.cancelled():
-                try:
-                    part, seconds = future.result()
-                except Exception:  # a process worker torn down by the interrupt
-                    continue
-                keep(index, part, seconds)
+            if future.cancelled():
+                continue
+            if not future.done():
+                dropped = True
+                _shards_abandoned.set()
+            elif future.exception() is None:
+                keep(index, *future.result())
     finally:
         for sig, handler in previous_handlers.items():
             signal.signal(sig, handler)
         bar.close()
-        if own_executor:
+        if own_executor and dropped:
+            _stop_now(executor)
+        elif own_executor:
             executor.shutdown(wait=True, cancel_futures=True)
     if counters is None:  # interrupted before any shard finished: zeroed counters of the right shape
         counters = run_shard(config, 0, n_deals=0)

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -121,6 +122,58 @@ def test_ctrl_c_stops_cleanly_and_reports_completed_deals(tmp_path):
     assert 0 < done < 2_000_000_000 and done % 200_000 == 0
     assert data["run"]["complete"] is False
     assert sum(row["n"] for row in data["table"] if row["event"] == "repik" and row["player"] == "either") == done
+
+
+def _child_pids(pid: int) -> list[int]:
+    children = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        children += [int(c) for c in (task / "children").read_text().split()]
+    return children
+
+
+def _gone(pid: int) -> bool:
+    try:
+        return "\tZ" in Path(f"/proc/{pid}/status").read_text().split("State:")[1].split("\n")[0]
+    except (FileNotFoundError, IndexError):
+        return True
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads the process tree from /proc")
+@pytest.mark.parametrize("backend", ["threads", "processes"])
+def test_a_second_ctrl_c_stops_at_once_dropping_the_shards_under_way(tmp_path, backend):
+    # The first Ctrl-C lets the shards under way finish; the second must not wait for them (a
+    # shard here takes minutes): the command exits at once with status 130, no worker process
+    # is left running, and the run stays in the store, interrupted, to be resumed.
+    store = tmp_path / "store.sqlite"
+    cmd = [sys.executable, "-m", "analyzer", "piquet", "odds", "--deals", "4e9", "--shard-size", "2e9",
+           "--workers", "2", "--backend", backend, "--no-exact", "--json", "--store", str(store)]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tempfile.gettempdir())
+    deadline = time.monotonic() + 600
+    while time.monotonic() < deadline and proc.poll() is None:    # the run is stored: its shards start
+        try:
+            with sqlite3.connect(store, timeout=1) as db:
+                if db.execute("SELECT COUNT(*) FROM runs").fetchone()[0] > 0:
+                    break
+        except sqlite3.Error:
+            pass
+        time.sleep(0.2)
+    time.sleep(2)
+    workers = _child_pids(proc.pid)
+    proc.send_signal(signal.SIGINT)
+    time.sleep(0.5)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=120)      # a shard alone would take minutes
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "stopped at once: the shards under way were dropped" in err
+    assert json.loads(out)["run"]["deals_done"] == 0
+    assert len(workers) == (2 if backend == "processes" else 0)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and not all(_gone(pid) for pid in workers):
+        time.sleep(0.2)
+    assert all(_gone(pid) for pid in workers)
+    with sqlite3.connect(store) as db:
+        assert db.execute("SELECT status FROM runs").fetchall() == [("interrupted",)]
+        assert db.execute("SELECT COUNT(*) FROM shards").fetchone()[0] == 0
 
 
 def test_progress_lines_without_a_terminal(monkeypatch, capsys):
