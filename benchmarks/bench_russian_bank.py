@@ -9,7 +9,8 @@
 (c) the SOLO(∞, none) solver (open pool, D1 + D3) on random layouts: nodes per second, solved deals
     per second and the share unresolved within the node budget, against the goal of 10 million
     nodes per second;
-(d) the literal model on the same layouts under SOLO(∞, strict);
+(d) the literal model on the same layouts under SOLO(∞, strict), and (j) under SOLO(2, none), with
+    the rest of a pass as one class (free_cycling, the default since 0.9.0) and without it;
 (f) blind SOLO games per second: random SOLO(∞, none) layouts played by G1 (deal + whole game; no
     goal in issue 6), and (h) by the hindsight policy with the report's settings (16 stock orders a
     decision, 1,000 nodes a search), with its solver searches and nodes per second;
@@ -76,8 +77,8 @@ PRUNING_OFF = (("no stuck tests", dict(stuck_prune=False)), ("no D3", dict(d3=Fa
                ("none (no stuck tests, D3 or dominances)", dict(stuck_prune=False, d3=False, dominance=False)))
 
 
-def solo_rate(deals, budget, repeat, strict, **switches):
-    options = dict(dict(k=None, strict=strict, open_pool=not strict, dominance=True, d3=True, tempo=False,
+def solo_rate(deals, budget, repeat, strict, k=None, **switches):
+    options = dict(dict(k=k, strict=strict, open_pool=not strict, dominance=True, d3=True, tempo=False,
                         budget=budget, tt_bits=20), **switches)
     seconds, counters = best(lambda: core.solo_shard(np.random.PCG64(3), deals, options), repeat, time.thread_time)
     return counters["node_sum"][0] / seconds, deals / seconds, counters["outcome"][2] / deals
@@ -144,6 +145,11 @@ def main():
         print(f"{label}: {nodes / 1e6:6.2f} M nodes/s, {deals:8.1f} deals/s per core, "
               f"{100 * unresolved:.1f}% unresolved at {args.budget:,} nodes; nodes/s vs goal {GOAL_NODES / 1e6:.0f} M: "
               f"ratio {nodes / GOAL_NODES:.3f} (per CPU-second, {load()})")
+    for label, cycling in (("pass classes", True), ("without pass classes", False)):
+        nodes, deals, unresolved = solo_rate(args.deals, args.budget, args.repeat, False, k=2, free_cycling=cycling)
+        print(f"(j) SOLO(2, none), literal, {label}: {nodes / 1e6:6.2f} M nodes/s, {deals:8.1f} deals/s per core, "
+              f"{100 * unresolved:.1f}% unresolved at {args.budget:,} nodes; ratio {nodes / GOAL_NODES:.3f} "
+              f"(per CPU-second, {load()})")
     for label, switches in PRUNING_OFF:
         nodes, deals, unresolved = solo_rate(args.deals, args.budget, max(1, args.repeat - 1), False, **switches)
         print(f"(i) line (c), pruning: {label}: {nodes / 1e6:6.2f} M nodes/s, {deals:8.1f} deals/s per core, "
