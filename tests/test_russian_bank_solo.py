@@ -610,7 +610,7 @@ def test_report_shows_the_longer_variant_runs_kept_beside_it(tmp_path):
     table = section.tables[0][1]
     assert table.game.tolist() == ["SOLO(∞, strict)", "SOLO(1, none)"]
     assert table.run.tolist() == [2, 1] and table.deals.tolist() == [30, 30]
-    assert (table.node_budget == 3000).all() and (table.seed == 7).all() and (table.tt_bits == 16).all()
+    assert (table.node_budget == 3000).all() and (table.seed == "7").all() and (table.tt_bits == 16).all()
     for row, run, label in ((0, 2, "SOLO(∞, strict)"), (1, 1, "SOLO(1, none)")):
         expected = rb.solvability_table(counters[run], label)
         assert table.loc[[row], expected.columns].reset_index(drop=True).equals(expected)
@@ -620,6 +620,27 @@ def test_report_shows_the_longer_variant_runs_kept_beside_it(tmp_path):
     last = ladder.groupby("game", sort=False).tail(1)
     assert last.game.tolist() == table.game.tolist() and (last.node_budget == 3000).all()
     assert last.unresolved.tolist() == table.unresolved.tolist()
+
+
+def test_the_committed_variant_runs_are_this_versions_results(tmp_path):
+    # The longer variant runs travel with the repository: this version must give their numbers
+    # (its store accepts them for resuming), so the report does not show another search's counts.
+    import sqlite3
+    from pathlib import Path
+    from analyzer.store import Store
+    committed = Path(__file__).resolve().parent.parent / "reports" / rb.VARIANTS_STORE
+    copy = tmp_path / "variants.sqlite"
+    with sqlite3.connect(f"file:{committed}?mode=ro&immutable=1", uri=True) as source, \
+            sqlite3.connect(copy) as target:
+        source.backup(target)
+    with Store(copy) as store:
+        runs = store.runs()
+        assert runs
+        for r in runs:
+            config = store.config(r.id)                 # raises for another version's search
+            assert r.status == "complete" and r.deals_done == config.deals
+            # the report's seed and shard size: the runs start with the report's own layouts
+            assert (config.game, config.seed, config.shard_size) == ("russian_bank", 2026, rb.SOLO_SHARD)
 
 
 def test_a_headline_run_without_squares_gets_the_batch_means_interval(tmp_path):

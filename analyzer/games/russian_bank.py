@@ -1231,8 +1231,8 @@ def build_report(ctx) -> list:
         "bound then looks for wins with fewer discards (when it finishes, or meets the lower bound, "
         "D* is exact too). The stuck tests cut the "
         "positions they prove lost there too. These samples are small; the "
-        "headline run of the first section, when its store is kept beside the report, is the much "
-        "larger one.",
+        "headline run and the longer runs of the other variants (the sections before this one, when "
+        "their stores are kept beside the report) are much larger.",
         tables=[("Solvability by variant", pd.concat(solo_rows, ignore_index=True)),
                 ("Escalation ladder for SOLO(∞, none): the same deals with smaller node budgets",
                  ladder_table(head.counters, SOLO_VARIANTS[0][2]["node_budget"])),
@@ -1376,7 +1376,8 @@ def variants_section(ctx):
         nodes_interval = None if batches is None else batch_mean_interval(batches[0], batches[1][:, 0])
         row = solvability_table(stored.counters, label, nodes_interval)
         row.insert(1, "node_budget", rules["node_budget"])
-        for column, value in (("seed", c["seed"]), ("shard_size", c["shard_size"]), ("tt_bits", rules["tt_bits"]),
+        # the seed as a text, which the tables print without a thousands separator
+        for column, value in (("seed", str(c["seed"])), ("shard_size", c["shard_size"]), ("tt_bits", rules["tt_bits"]),
                               ("version", c["version"]), ("cpu_hours", round(stored.seconds / 3600, 2)),
                               ("run", stored.id)):
             row[column] = value
@@ -1393,6 +1394,7 @@ def variants_section(ctx):
             f"Unresolved deals are counted both ways in the interval, as everywhere. The ladder shows "
             f"what smaller budgets decide on the same layouts (a lower bound on it where the literal "
             f"search follows the open-pool relaxation, as in the next section). "
+            f"`kozyr runs show RUN --store {path}` prints a run's whole configuration and counters. "
             + "; ".join(states) + ".")
     return Section("Russian Bank: longer runs of the other variants", text, tables=[
         ("Solvability by variant, longer runs", pd.concat(rows, ignore_index=True)),
