@@ -78,7 +78,8 @@ PRUNING_OFF = (("no stuck tests", dict(stuck_prune=False)), ("no D3", dict(d3=Fa
 
 
 def solo_rate(deals, budget, repeat, strict, k=None, **switches):
-    options = dict(dict(k=k, strict=strict, open_pool=not strict, dominance=True, d3=True, tempo=False,
+    # the open pool is SOLO(∞, none) alone (F1); every other game is searched in the literal model
+    options = dict(dict(k=k, strict=strict, open_pool=not strict and k is None, dominance=True, d3=True, tempo=False,
                         budget=budget, tt_bits=20), **switches)
     seconds, counters = best(lambda: core.solo_shard(np.random.PCG64(3), deals, options), repeat, time.thread_time)
     return counters["node_sum"][0] / seconds, deals / seconds, counters["outcome"][2] / deals
