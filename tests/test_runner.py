@@ -96,22 +96,28 @@ def test_subset_of_shards_and_partial_result():
     assert not partial.complete and partial.deals_done == 50_000 == partial.counters["deals"][0]
 
 
-def test_ctrl_c_stops_cleanly_and_reports_completed_deals(tmp_path):
-    store = tmp_path / "store.sqlite"
-    cmd = [sys.executable, "-m", "analyzer", "piquet", "odds", "--deals", "2e9", "--workers", "2",
-           "--no-exact", "--json", "--shard-size", "200000", "--store", str(store)]
+def _start_until_stored(cmd: list[str], store: Path, table: str) -> subprocess.Popen:
+    """Start a kozyr command and return once its store has a row in `table` (or it ended)."""
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tempfile.gettempdir())
-    # Interrupt once a shard is committed to the store (the run is under way), not during the
-    # imports, however slow the machine is.
     deadline = time.monotonic() + 600
     while time.monotonic() < deadline and proc.poll() is None:
         try:
             with sqlite3.connect(store, timeout=1) as db:
-                if db.execute("SELECT COUNT(*) FROM shards").fetchone()[0] > 0:
+                if db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0] > 0:
                     break
         except sqlite3.Error:
             pass
         time.sleep(0.2)
+    return proc
+
+
+def test_ctrl_c_stops_cleanly_and_reports_completed_deals(tmp_path):
+    store = tmp_path / "store.sqlite"
+    cmd = [sys.executable, "-m", "analyzer", "piquet", "odds", "--deals", "2e9", "--workers", "2",
+           "--no-exact", "--json", "--shard-size", "200000", "--store", str(store)]
+    # Interrupt once a shard is committed to the store (the run is under way), not during the
+    # imports, however slow the machine is.
+    proc = _start_until_stored(cmd, store, "shards")
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
@@ -147,16 +153,7 @@ def test_a_second_ctrl_c_stops_at_once_dropping_the_shards_under_way(tmp_path, b
     store = tmp_path / "store.sqlite"
     cmd = [sys.executable, "-m", "analyzer", "piquet", "odds", "--deals", "4e9", "--shard-size", "2e9",
            "--workers", "2", "--backend", backend, "--no-exact", "--json", "--store", str(store)]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tempfile.gettempdir())
-    deadline = time.monotonic() + 600
-    while time.monotonic() < deadline and proc.poll() is None:    # the run is stored: its shards start
-        try:
-            with sqlite3.connect(store, timeout=1) as db:
-                if db.execute("SELECT COUNT(*) FROM runs").fetchone()[0] > 0:
-                    break
-        except sqlite3.Error:
-            pass
-        time.sleep(0.2)
+    proc = _start_until_stored(cmd, store, "runs")     # the run is stored: its shards start
     time.sleep(2)
     workers = _child_pids(proc.pid)
     proc.send_signal(signal.SIGINT)
