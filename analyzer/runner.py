@@ -328,10 +328,8 @@ def run(config: RunConfig, workers: int = 1, backend: str = "threads", executor:
         for sig, handler in previous_handlers.items():
             signal.signal(sig, handler)
         bar.close()
-        if own_executor and dropped:
-            _stop_now(executor)
-        elif own_executor:
-            executor.shutdown(wait=True, cancel_futures=True)
+        if own_executor:
+            _stop_now(executor) if dropped else executor.shutdown(wait=True, cancel_futures=True)
     if counters is None:  # interrupted before any shard finished: zeroed counters of the right shape
         counters = run_shard(config, 0, n_deals=0)
     return RunResult(config, counters, tuple(sorted(done)), time.perf_counter() - start,

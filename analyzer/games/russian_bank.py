@@ -1635,7 +1635,7 @@ def solo_summary(counters: dict, rules: dict, strategies: dict | None = None) ->
 
 
 def _blind_label(rules: dict, strategies: dict) -> str:
-    return f"{strategies['player']} SOLO({_k_text(rules['redeal_limit'])}, {rules['foundation_priority']})"
+    return f"{strategies['player']} {_solo_label(rules)}"
 
 
 def blind_summary(counters: dict, rules: dict, strategies: dict) -> list:
