@@ -165,6 +165,12 @@ def test_dealer_exchange_and_carte_blanche():
     one = score_deal_three(TH1["dealer"], TH1["first"], TH1["third"], TH1_CAPOT,
                            dealer_dealt="8C QH JH TH 9H 8H KD QD JD TD", dealer_exchange="0,1,2")
     assert one.first.total == 146
+    # the declarations alone check the exchange the same way
+    with pytest.raises(ValueError, match="exchanged 1 cards"):
+        score_declarations_three(TH1["dealer"], TH1["first"], TH1["third"],
+                                 dealer_dealt="8C QH JH TH 9H 8H KD QD JD TD")
+    assert score_declarations_three(TH1["dealer"], TH1["first"], TH1["third"], dealer_exchange="0,1,2",
+                                    dealer_dealt="8C QH JH TH 9H 8H KD QD JD TD")["seats"]["first"]["total"] > 0
 
 
 def test_carte_blanche_scores_and_blocks_the_repik():

@@ -317,16 +317,11 @@ def _parse_tricks(tricks) -> list[tuple[str, str, str]]:
     return out
 
 
-def score_deal_three(dealer: Cards, first: Cards, third: Cards, tricks, rules: str = "ru_three",
-                     dealer_dealt: Cards | None = None, **overrides) -> ThreeDealResult:
-    """Score a whole three-handed deal: the final 10-card hands of the dealer, the first leader
-    (the dealer's left) and the third player, and the ten tricks as ``"a/b/c"`` strings in play
-    order from the trick's leader (the first leader leads trick 1; play goes first, third,
-    dealer). ``dealer_dealt`` is the dealer's hand before his exchange (default: he refused the
-    talon); carte blanche is judged on the dealt hands unless the options say otherwise.
-    Malformed or duplicate cards, wrong sizes, an exchange of a size the rules do not allow and
-    illegal plays raise ValueError naming the problem."""
-    options = GAME.resolve_rules(rules, overrides)
+def _parse_hands(dealer: Cards, first: Cards, third: Cards, dealer_dealt: Cards | None, rules: str,
+                 options: dict[str, Any]) -> tuple[list, list]:
+    """The dealt and final hands of the three seats (dealer, first, third), checked: 10 valid,
+    distinct cards each, and the dealer's exchange (dealt hand against final) of a size the rules
+    allow. Without dealer_dealt the dealer refused the talon: dealt and final are the same."""
     names = ("dealer hand", "first hand", "third hand")
     final = [PIQUET32.parse(h, HAND_SIZE, what) for h, what in zip((dealer, first, third), names)]
     check_disjoint(final, SEATS)
@@ -338,6 +333,20 @@ def score_deal_three(dealer: Cards, first: Cards, third: Cards, tricks, rules: s
         if k not in options["dealer_exchange"]:
             allowed = ", ".join(map(str, options["dealer_exchange"]))
             raise ValueError(f"the dealer exchanged {k} cards; the {rules} rules allow {allowed}")
+    return dealt, final
+
+
+def score_deal_three(dealer: Cards, first: Cards, third: Cards, tricks, rules: str = "ru_three",
+                     dealer_dealt: Cards | None = None, **overrides) -> ThreeDealResult:
+    """Score a whole three-handed deal: the final 10-card hands of the dealer, the first leader
+    (the dealer's left) and the third player, and the ten tricks as ``"a/b/c"`` strings in play
+    order from the trick's leader (the first leader leads trick 1; play goes first, third,
+    dealer). ``dealer_dealt`` is the dealer's hand before his exchange (default: he refused the
+    talon); carte blanche is judged on the dealt hands unless the options say otherwise.
+    Malformed or duplicate cards, wrong sizes, an exchange of a size the rules do not allow and
+    illegal plays raise ValueError naming the problem."""
+    options = GAME.resolve_rules(rules, overrides)
+    dealt, final = _parse_hands(dealer, first, third, dealer_dealt, rules, options)
     played = _parse_tricks(tricks)
     if len(played) != TRICKS:
         raise ValueError(f"a three-handed deal has {TRICKS} tricks, got {len(played)}")
@@ -379,13 +388,7 @@ def score_declarations_three(dealer: Cards, first: Cards, third: Cards, rules: s
     """The declarations of three final 10-card hands: per seat the category scores (carte blanche,
     point, sequences, sets), the total and the repik flag, and who scored each category."""
     options = GAME.resolve_rules(rules, overrides)
-    names = ("dealer hand", "first hand", "third hand")
-    final = [PIQUET32.parse(h, HAND_SIZE, what) for h, what in zip((dealer, first, third), names)]
-    check_disjoint(final, SEATS)
-    dealt = list(final)
-    if dealer_dealt is not None:
-        dealt[0] = PIQUET32.parse(dealer_dealt, HAND_SIZE, "dealer dealt hand")
-        check_disjoint(dealt, ("dealer dealt", "first", "third"))
+    dealt, final = _parse_hands(dealer, first, third, dealer_dealt, rules, options)
     decl = core.score_played_deal([PIQUET32.mask(h) for h in dealt], [PIQUET32.mask(h) for h in final], [],
                                   options)["declarations"]
     winner_names = SEATS + ("nobody",)
