@@ -106,6 +106,16 @@ def _bits(mask: int):
         mask ^= low
 
 
+def longest_run(suit_mask: int, width: int = 8) -> int:
+    """The longest run of consecutive set bits among the low `width` bits of a suit mask (the
+    longest sequence of a suit when bit i is the i-th rank in sequence order)."""
+    best = run = 0
+    for bit in range(width):
+        run = run + 1 if suit_mask >> bit & 1 else 0
+        best = max(best, run)
+    return best
+
+
 def tokenize(cards: Cards) -> list[str]:
     """Split a card string on spaces/commas, or check a list of card strings."""
     if isinstance(cards, str):

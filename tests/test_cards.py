@@ -1,7 +1,7 @@
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from analyzer.cards import FULL52, PIQUET32, check_disjoint, parse_card, tokenize
+from analyzer.cards import FULL52, PIQUET32, check_disjoint, longest_run, parse_card, tokenize
 from analyzer.games.piquet import score_declarations
 
 TV1_ELDER = "AS KS QS 9S 8S 7S AH KH AD 7C 8C 9C"
@@ -80,3 +80,11 @@ def test_valid_random_deals_score(cards):
 
 def test_tokenize_list_strips():
     assert tokenize([" AS", "KD "]) == ["AS", "KD"]
+
+
+def test_longest_run_of_a_suit_mask():
+    assert longest_run(0) == 0
+    assert longest_run(0b11111111) == 8
+    assert longest_run(0b10111011) == 3
+    assert longest_run(0b01010101) == 1
+    assert longest_run(0b1_1110_0000, width=8) == 3      # bits above the width are not counted

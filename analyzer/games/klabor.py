@@ -27,7 +27,7 @@ import pandas as pd
 
 from .. import option_parsing as parsing
 from .._core import klabor as core
-from ..cards import SUIT_CHARS, Cards, Deck, check_disjoint, parse_card
+from ..cards import SUIT_CHARS, Cards, Deck, check_disjoint, longest_run, parse_card
 from ..stats import (clustered_wilson, design_effect, histogram_moments, histogram_quantile, mean_interval,
                      mean_interval_if_counted, pair_sum_sq, wilson)
 from . import Analysis, Game
@@ -182,19 +182,11 @@ def compare_shard_size(strategies: dict) -> int:
 # ---------------------------------------------------------------------------------------------
 # Exact values of §10, computed by counting suit patterns
 
-def _longest(m: int) -> int:
-    best = run = 0
-    for i in range(8):
-        run = run + 1 if m >> i & 1 else 0
-        best = max(best, run)
-    return best
-
-
 def _p_one_hand_no_run(length: int, n: int) -> Fraction:
     """P(no run >= length in an n-card hand): suits are independent given their sizes."""
     per = [0] * 9
     for m in range(256):
-        if _longest(m) < length:
+        if longest_run(m) < length:
             per[bin(m).count("1")] += 1
     poly = [1] + [0] * n
     for _ in range(4):
@@ -208,7 +200,7 @@ def _two_hand_counts(length: int) -> dict[tuple[bool, bool], int]:
     for owners in product(range(3), repeat=8):      # 0 = hand A, 1 = hand B, 2 = elsewhere
         a = sum(1 << r for r, o in enumerate(owners) if o == 0)
         b = sum(1 << r for r, o in enumerate(owners) if o == 1)
-        per_suit[(bin(a).count("1"), bin(b).count("1"), _longest(a) >= length, _longest(b) >= length)] += 1
+        per_suit[(bin(a).count("1"), bin(b).count("1"), longest_run(a) >= length, longest_run(b) >= length)] += 1
     states: dict[tuple[int, int, bool, bool], int] = {(0, 0, False, False): 1}
     for _ in range(4):
         nxt: dict[tuple[int, int, bool, bool], int] = defaultdict(int)
@@ -231,7 +223,7 @@ def exact_odds() -> dict[str, Fraction]:
     run3, run4 = _two_hand_counts(3), _two_hand_counts(4)
     per_size = [0] * 9
     for m in range(256):
-        if _longest(m) >= 3:
+        if longest_run(m) >= 3:
             per_size[bin(m).count("1")] += 1
     # One given suit: k of its 8 cards in the hand, the other 9 - k from the 24 others.
     suit_run3 = Fraction(sum(per_size[k] * comb(24, 9 - k) for k in range(9)), comb(32, 9))

@@ -18,7 +18,7 @@ import pandas as pd
 
 from .. import option_parsing as parsing
 from .._core import piquet as core
-from ..cards import PIQUET32, Cards, check_disjoint
+from ..cards import PIQUET32, Cards, check_disjoint, longest_run
 from ..constrained import DealLayout
 from ..strategies import is_python
 from ..stats import histogram_moments, histogram_quantile, mean_interval, wilson
@@ -316,14 +316,6 @@ class PythonSeats:
 _ALL_HANDS = comb(32, HAND_SIZE)
 
 
-def _longest_run(suit_mask: int) -> int:
-    best = run = 0
-    for bit in range(8):
-        run = run + 1 if suit_mask >> bit & 1 else 0
-        best = max(best, run)
-    return best
-
-
 def _every_suit(condition, n: int) -> int:
     """n-card hands whose four suits all satisfy `condition` (a test on an 8-bit suit mask)."""
     by_size = [0] * 9
@@ -370,7 +362,7 @@ def exact_hand_probabilities(n: int = HAND_SIZE) -> dict[str, Fraction]:
     for k in range(4, 9):
         p[f"point length >= {k}"] = 1 - Fraction(_every_suit(lambda m, k=k: bin(m).count("1") < k, n), total)
     for length in range(3, 9):
-        p[f"sequence >= {length}"] = 1 - Fraction(_every_suit(lambda m, L=length: _longest_run(m) < L, n), total)
+        p[f"sequence >= {length}"] = 1 - Fraction(_every_suit(lambda m, L=length: longest_run(m) < L, n), total)
     p["tierce major or better"] = 1 - Fraction(_every_suit(lambda m: m >> 5 != 0b111, n), total)
     p["void suit"] = 1 - Fraction(_every_suit(lambda m: m != 0, n), total)
     return p
