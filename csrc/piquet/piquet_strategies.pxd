@@ -268,6 +268,32 @@ cdef inline int random_card(Rng *rng, mask32 legal) noexcept nogil:
     return lowest_bit32(legal)
 
 
+cdef inline int lowest_of_longest(mask32 hand) noexcept nogil:
+    """The lowest card of the longest suit of a non-empty hand (the first such suit on a tie)."""
+    cdef int suit, n, best_len = -1, best = -1
+    cdef mask32 suit_cards
+    for suit in range(4):
+        suit_cards = hand & ((<mask32>0xFF) << (8 * suit))
+        n = popcount32(suit_cards)
+        if n > best_len:
+            best_len = n
+            best = lowest_bit32(suit_cards)
+    return best
+
+
+cdef inline int lowest_of_shortest(mask32 hand) noexcept nogil:
+    """The lowest card of the shortest suit the hand holds (the first such suit on a tie)."""
+    cdef int suit, n, best_len = 99, best = -1
+    cdef mask32 suit_cards
+    for suit in range(4):
+        suit_cards = hand & ((<mask32>0xFF) << (8 * suit))
+        n = popcount32(suit_cards)
+        if n and n < best_len:
+            best_len = n
+            best = lowest_bit32(suit_cards)
+    return best
+
+
 cdef inline int greedy_card(const PlayState *s, int lead, mask32 known_gone) noexcept nogil:
     """Leader: cash a master card (the highest card of its suit still unplayed and not known to be
     out), from the longest such suit; otherwise lead the lowest card of the longest suit.
@@ -275,7 +301,7 @@ cdef inline int greedy_card(const PlayState *s, int lead, mask32 known_gone) noe
     void: throw the lowest card of the shortest suit."""
     cdef int me = s.leader if lead < 0 else 1 - s.leader
     cdef mask32 hand = s.hand[me], lane_mask, suit_cards, winners, below, masters
-    cdef int suit, best_len, best = -1, n, top
+    cdef int best_len, best = -1, n, top
     if lead < 0:
         # masters: the player's cards with no card above them in their suit but his own and those
         # known gone; `below` marks every card under one of the others, lane by lane
@@ -294,27 +320,13 @@ cdef inline int greedy_card(const PlayState *s, int lead, mask32 known_gone) noe
                 best = top
         if best >= 0:
             return best
-        best_len = -1
-        for suit in range(4):
-            suit_cards = hand & ((<mask32>0xFF) << (8 * suit))
-            n = popcount32(suit_cards)
-            if n > best_len:
-                best_len = n
-                best = lowest_bit32(suit_cards)
-        return best
+        return lowest_of_longest(hand)
     lane_mask = (<mask32>0xFF) << (lead & ~7)
     suit_cards = hand & lane_mask
     if suit_cards:
         winners = suit_cards & ~(((<mask32>2) << lead) - 1)
         return lowest_bit32(winners) if winners else lowest_bit32(suit_cards)
-    best_len = 99
-    for suit in range(4):
-        suit_cards = hand & ((<mask32>0xFF) << (8 * suit))
-        n = popcount32(suit_cards)
-        if n and n < best_len:
-            best_len = n
-            best = lowest_bit32(suit_cards)
-    return best
+    return lowest_of_shortest(hand)
 
 
 cdef inline int consistent(mask32 opp_final, const View *v, mask32 my_final, const SuitTables *t,

@@ -12,7 +12,7 @@ from libc.string cimport memset
 from bitboard cimport mask32, lowest_bit32, highest_bit32, popcount32
 from rng cimport Rng, rng_below, rng_partial_shuffle
 from piquet_rules cimport PiquetRules, SuitTables, HandEval, evaluate_hand, N_CATEGORIES
-from piquet_strategies cimport random_card
+from piquet_strategies cimport random_card, lowest_of_longest, lowest_of_shortest
 from piquet_three_rules cimport *
 
 cdef enum:  # strategy codes (the order of the names in analyzer/games/piquet_three.py)
@@ -136,18 +136,6 @@ cdef inline void view_after_trick3(View3 *v, int leader, const int *cards) noexc
 # ---------------------------------------------------------------------------------------------
 # Card play
 
-cdef inline int lowest_of_shortest(mask32 hand) noexcept nogil:
-    cdef int suit, n, best_len = 99, best = -1
-    cdef mask32 suit_cards
-    for suit in range(4):
-        suit_cards = hand & ((<mask32>0xFF) << (8 * suit))
-        n = popcount32(suit_cards)
-        if n and n < best_len:
-            best_len = n
-            best = lowest_bit32(suit_cards)
-    return best
-
-
 cdef inline int greedy_card3(const ThreeState *s, int n_played, const int *trick, mask32 known_gone) noexcept nogil:
     """Leader: cash a master card (the highest of its suit among the cards not known to be gone)
     from the longest such suit, else lead the lowest card of the longest suit.
@@ -172,14 +160,7 @@ cdef inline int greedy_card3(const ThreeState *s, int n_played, const int *trick
                     best = top
         if best >= 0:
             return best
-        best_len = -1
-        for suit in range(4):
-            suit_cards = hand & ((<mask32>0xFF) << (8 * suit))
-            n = popcount32(suit_cards)
-            if n > best_len:
-                best_len = n
-                best = lowest_bit32(suit_cards)
-        return best
+        return lowest_of_longest(hand)
     lane = (<mask32>0xFF) << (trick[0] & ~7)
     suit_cards = hand & lane
     if not suit_cards:
