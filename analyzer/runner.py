@@ -72,7 +72,10 @@ class RunConfig:
         game = get_game(self.game)
         analysis = game.analysis(self.analysis)
         analysis.resolve_strategies(dict(self.strategies))
-        game.resolve_rules(self.rules, dict(self.overrides))
+        rules = game.resolve_rules(self.rules, dict(self.overrides))
+        for check in (game.check_rules, analysis.check):   # options that do not go together
+            if check is not None:
+                check(dict(rules))
         if self.constraint:   # canonical, so that equal constraints are one run in the store
             canonical = constrained.resolve(analysis.deal_layout, dict(self.constraint),
                                             f"{self.game} {self.analysis}")

@@ -3,6 +3,7 @@ interval of §10.8, and the metamorphic checks of §9.3 F3 / §10.9 over a few h
 import numpy as np
 import pytest
 
+from analyzer._core import russian_bank as core
 from analyzer.games import russian_bank as rb
 from analyzer.runner import RunConfig, run
 
@@ -42,9 +43,42 @@ def test_solo_vectors_open_pool(name):
 
 
 def test_s6_open_pool_is_wrong_under_strict():
-    # F2: the open-pool abstraction forces 6H home and loses the deal the literal rules win.
-    assert VECTORS["S6"].solve(None, "strict", model="open_pool").outcome == "loss"
+    # F2: the open-pool abstraction forces 6H home and loses the deal the literal rules win, so
+    # the position API and the analyses refuse it; the kernel still has it, which shows F2.
+    with pytest.raises(ValueError, match="F2"):
+        VECTORS["S6"].solve(None, "strict", model="open_pool")
+    solver = core.SoloSolver(16)
+    solver.set_position(VECTORS["S6"]._core_dict())
+    # k, strict, open_pool, dominance, tempo, budget, d3, stuck_prune, relaxation, free_cycling, line
+    assert solver.solve(None, True, True, True, False, 10**6, True, True, True, True, False)["outcome"] == "loss"
     assert VECTORS["S6"].solve(None, "strict", model="literal").outcome == "win"
+
+
+@pytest.mark.parametrize("analysis", ["solo", "blind", "blind_paired"])
+@pytest.mark.parametrize("override", [dict(stock_size=11), dict(auto_turn=False), dict(empty_house_rule="stock_only"),
+                                      dict(sequence_moves=True), dict(discard_policy="no_own_card_move"),
+                                      dict(stock_first_to_foundation=True), dict(own_waste_playable=True),
+                                      dict(stock_before_hand=True, auto_turn=False),
+                                      dict(solo_model="open_pool", foundation_priority="strict")])
+def test_the_solo_analyses_refuse_rules_the_solo_game_does_not_have(analysis, override):
+    # The SOLO game of §9.2 fixes these rules of play; the kernels would ignore them (the same
+    # numbers under another label), so a run refuses them when it is configured.
+    with pytest.raises(ValueError, match="SOLO"):
+        RunConfig("russian_bank", analysis, "default", 10, 1, overrides=override)
+    if "solo_model" not in override:   # the duel plays them
+        RunConfig("russian_bank", "duel", "default", 10, 1, overrides=override)
+
+
+def test_a_refused_run_leaves_nothing_in_the_store(tmp_path, capsys):
+    from analyzer.cli import main
+    from analyzer.store import Store
+
+    store = tmp_path / "s.sqlite"
+    for bad in (["--set", "stock_size=11"], ["--set", "solo_model=open_pool", "--set", "redeal_limit=2"]):
+        assert main(["rb", "solo", "--deals", "10", "--store", str(store), *bad]) == 2
+    assert "does not apply to the SOLO game" in capsys.readouterr().err
+    with Store(store) as s:
+        assert s.runs() == []
 
 
 def test_stuck_stock_card_is_proven_at_the_root():

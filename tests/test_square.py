@@ -177,6 +177,8 @@ def test_bad_input_names_the_problem():
         GAME.resolve_rules("r1", {"trumps": 1})
     with pytest.raises(ValueError, match="rank_fixed needs deck=36"):
         check_rules(GAME.resolve_rules("r1", {"placement": "rank_fixed"}))
+    with pytest.raises(ValueError, match="rank_fixed needs deck=36"):   # before a run is stored
+        RunConfig("square", "play", "r1", 10, 1, overrides={"placement": "rank_fixed"})
     with pytest.raises(ValueError, match="unknown play_a strategy"):
         GAME.analysis("play").resolve_strategies({"play_a": "clever"})
     with pytest.raises(ValueError, match="expected 2 hands"):

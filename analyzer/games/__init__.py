@@ -42,6 +42,9 @@ class Analysis:
     results_since: Callable[[dict], str] | None = None
     # what one "deal" of a run is (--deals counts them): a whole game or partie for some analyses
     unit: str = "deals"
+    # check(rules): raise ValueError when the resolved rule options are ones this analysis cannot
+    # play (beyond the game's own check_rules); run when a run is configured, before it is stored
+    check: Callable[[dict], Any] | None = None
 
     def resolve_strategies(self, chosen: Mapping[str, str] | None = None) -> dict[str, str]:
         """Every role's strategy: the chosen ones, validated, and the defaults for the rest."""
@@ -75,6 +78,9 @@ class Game:
     compare_shard_size: Callable[[dict], int] | None = None
     # short names of the game's command (kozyr rb ... for kozyr russian_bank ...)
     aliases: tuple[str, ...] = ()
+    # check_rules(rules): raise ValueError for resolved options that do not go together (each
+    # option alone is checked by validate_option); run when a run is configured
+    check_rules: Callable[[dict], Any] | None = None
 
     def resolve_rules(self, preset: str, overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """The preset's options with validated overrides applied."""

@@ -96,8 +96,10 @@ def check_rules(rules: dict) -> dict:
     """Checks that concern several options at once."""
     if rules["stock_before_hand"] and rules["auto_turn"]:
         raise ValueError("option stock_before_hand needs auto_turn=false (§5.3)")
-    if rules["solo_model"] == "open_pool" and (rules["redeal_limit"] is not None) :
+    if rules["solo_model"] == "open_pool" and rules["redeal_limit"] is not None:
         raise ValueError("solo_model=open_pool is exact only with unlimited redeals (§9.3 F1)")
+    if rules["solo_model"] == "open_pool" and rules["foundation_priority"] == "strict":
+        raise ValueError(_OPEN_POOL_STRICT)
     if rules["node_budget"] > 1 << rules["tt_bits"] and rules["tt_bits"] < _INTS["tt_bits"][1]:
         # A full table forgets positions; the search meets them again and can go round them until
         # its depth limit (seen: unresolved at a third of a 10^7 budget with 2^20 entries)
@@ -105,6 +107,34 @@ def check_rules(rules: dict) -> dict:
         raise ValueError(f"node_budget={rules['node_budget']:,} is more than a table of 2^{rules['tt_bits']} "
                          f"entries holds: set tt_bits={need} or more (32 bytes an entry, taken only as a "
                          f"search needs them)")
+    return rules
+
+
+# The SOLO game of §9.2 fixes these rules of play (the solver and the blind policies play it so):
+# an option set otherwise would be ignored, so the SOLO analyses refuse it
+SOLO_FIXED = {
+    "stock_size": (13, "deals a 13-card stock"),
+    "auto_turn": (True, "plays or discards the hand card before the next is seen (auto_turn)"),
+    "stock_before_hand": (False, "has no stock-before-hand rule"),
+    "stock_first_to_foundation": (False, "has no stock-first rule"),
+    "empty_house_rule": ("any", "lets any card go to an empty house"),
+    "sequence_moves": (False, "moves one card at a time"),
+    "own_waste_playable": (False, "never plays from the waste"),
+    "discard_policy": ("free", "discards freely (discard policy free)"),
+}
+_OPEN_POOL_STRICT = ("solo_model=open_pool is exact only for SOLO(∞, none): under strict it loses deals the "
+                     "literal game wins (§9.3 F2, test vector S6); use solo_model=auto or literal")
+
+
+def check_solo_rules(rules: dict) -> dict:
+    """check_rules, and the rules of play the SOLO game of §9.2 fixes (SOLO_FIXED)."""
+    check_rules(rules)
+    def text(v):
+        return str(v).lower() if isinstance(v, bool) else str(v)
+    for key, (value, what) in SOLO_FIXED.items():
+        if rules[key] != value:
+            raise ValueError(f"option {key}={text(rules[key])} does not apply to the SOLO game, which {what} "
+                             f"(§9.2); leave it at {text(value)} for the solo and blind analyses")
     return rules
 
 
@@ -794,6 +824,8 @@ def _solo_model(model: str, k, priority: str, tempo: bool) -> str:
         return "open_pool" if k is None and priority == "none" and not tempo else "literal"
     if model == "open_pool" and (k is not None or tempo):
         raise ValueError("the open-pool model is exact only for SOLO(∞, none) and has no discards to count (§9.3 F1)")
+    if model == "open_pool" and priority == "strict":
+        raise ValueError(_OPEN_POOL_STRICT)
     return model
 
 
@@ -830,7 +862,7 @@ def _solo_results_since(rules: dict) -> str:
 
 
 def _solo_kernel(bit_generators, n_deals: int, rules: dict) -> dict[str, np.ndarray]:
-    return core.solo_shard(bit_generators[0], n_deals, _solo_options(check_rules(dict(rules))))
+    return core.solo_shard(bit_generators[0], n_deals, _solo_options(check_solo_rules(dict(rules))))
 
 
 def _duel_kernel(bit_generators, n_deals: int, rules: dict, strategies: dict) -> dict[str, np.ndarray]:
@@ -854,12 +886,12 @@ def _blind_shard_options(rules: dict, policy: str) -> dict:
 
 def _blind_kernel(bit_generators, n_deals: int, rules: dict, strategies: dict) -> dict[str, np.ndarray]:
     # stream 1 feeds the hindsight policy's draws
-    options = _blind_shard_options(check_rules(dict(rules)), strategies["player"])
+    options = _blind_shard_options(check_solo_rules(dict(rules)), strategies["player"])
     return core.blind_shard(bit_generators[0], n_deals, options, policy_bitgen=bit_generators[1])
 
 
 def _blind_paired_kernel(bit_generators, n_deals: int, rules: dict, strategies: dict) -> dict[str, np.ndarray]:
-    rules = check_rules(dict(rules))
+    rules = check_solo_rules(dict(rules))
     if rules["tempo"]:
         raise ValueError("the paired blind analysis decides the layouts; it has no tempo mode (tempo=false)")
     return core.blind_shard(bit_generators[0], n_deals,
@@ -874,16 +906,18 @@ GAME = Game(
     aliases=("rb",),
     presets=PRESETS,
     validate_option=validate_option,
+    check_rules=check_rules,
     analyses={
         "solo": Analysis("solo", "SOLO(k, π) solvability of random one-player layouts (exact search per deal)",
-                         _solo_kernel, summary=lambda *a: solo_summary(*a), results_since=_solo_results_since),
+                         _solo_kernel, summary=lambda *a: solo_summary(*a), results_since=_solo_results_since,
+                         check=check_solo_rules),
         "blind": Analysis("blind", "SOLO(k, π) layouts played by a blind policy (§9.2): win rate W_σ(k, π), "
                           "actions, cards left, redeals", _blind_kernel, streams=2, strategies={"player": BLIND_POLICIES},
-                          summary=lambda *a: blind_summary(*a)),
+                          summary=lambda *a: blind_summary(*a), check=check_solo_rules),
         "blind_paired": Analysis("blind_paired", "the blind analysis with every layout also decided by the "
                                  "SOLO solver: blind outcome x thoughtful outcome per deal", _blind_paired_kernel,
                                  streams=2, strategies={"player": BLIND_POLICIES},
-                                 summary=lambda *a: blind_paired_summary(*a)),
+                                 summary=lambda *a: blind_paired_summary(*a), check=check_solo_rules),
         "duel": Analysis("duel", "two-player games with named strategies: first/second/draw rates, length, score",
                          _duel_kernel, streams=2,
                          strategies={"first": _STRATEGY_NAMES, "second": _STRATEGY_NAMES},

@@ -146,6 +146,7 @@ GAME = Game(
     title="The square game (Квадрат), reconstructed",
     presets=PRESETS,
     validate_option=validate_option,
+    check_rules=check_rules,
     analyses={
         "play": Analysis("play", "Deals played out by the chosen strategies: closing, scores, actions",
                          _play_kernel, streams=2, strategies=STRATEGIES,
