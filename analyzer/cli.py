@@ -99,10 +99,11 @@ def add_store_option(parser: argparse.ArgumentParser) -> None:
                         help="results store file (default: $KOZYR_STORE, else ~/.local/share/kozyr/store.sqlite)")
 
 
-def open_store(args):
+def open_store(args, must_exist: bool = False):
+    """The results store of --store; with must_exist (a command about stored runs) it must be there."""
     from .store import Store
 
-    return Store(args.store)
+    return Store(args.store, must_exist=must_exist)
 
 
 def add_run_options(parser: argparse.ArgumentParser, game: str, default_deals: int, analysis: str | None = None) -> None:
@@ -467,35 +468,39 @@ def _finish_stored(args, store, run_id: int) -> int:
 
 
 def cmd_run_resume(args) -> int:
-    with open_store(args) as store:
+    with open_store(args, must_exist=True) as store:
         store.config(args.id)  # validates the id and the version before anything runs
         return _finish_stored(args, store, args.id)
 
 
 def cmd_run_extend(args) -> int:
-    with open_store(args) as store:
+    with open_store(args, must_exist=True) as store:
         store.extend(args.id, args.deals)
         return _finish_stored(args, store, args.id)
 
 
 def cmd_runs_list(args) -> int:
-    from .store import runs_table
+    from .store import Store, default_store_path, runs_table
 
-    with open_store(args) as store:
+    path = Path(args.store).expanduser() if args.store else default_store_path()
+    if not path.exists():   # nothing stored there yet (or a mistyped path): say so, make nothing
+        print("[]" if args.json else f"no results store at {path}")
+        return 0
+    with Store(path) as store:
         table = runs_table(store)
     if args.game:
         table = table[table.game == args.game]
     if args.json:
         print(table.to_json(orient="records", indent=2))
     elif table.empty:
-        print(f"no runs in the store {store.path}")
+        print(f"no runs{' of ' + args.game if args.game else ''} in the store {store.path}")
     else:
         print(table.to_string(index=False))
     return 0
 
 
 def cmd_runs_show(args) -> int:
-    with open_store(args) as store:
+    with open_store(args, must_exist=True) as store:
         _print_run(store.get(args.id), args.json)
     return 0
 
@@ -505,21 +510,21 @@ def cmd_runs_export(args) -> int:
 
     if not args.csv and not args.parquet:
         raise UserError("say where to write: --csv FILE and/or --parquet FILE")
-    with open_store(args) as store:
+    with open_store(args, must_exist=True) as store:
         written = export_run(store, args.id, csv=args.csv, parquet=args.parquet)
     print(f"run {args.id}: wrote {', '.join(str(p) for p in written)}")
     return 0
 
 
 def cmd_runs_delete(args) -> int:
-    with open_store(args) as store:
+    with open_store(args, must_exist=True) as store:
         store.delete(args.id)
     print(f"run {args.id}: deleted")
     return 0
 
 
 def cmd_runs_compact(args) -> int:
-    with open_store(args) as store:
+    with open_store(args, must_exist=True) as store:
         before, after = store.compact()
     print(f"{store.path}: {before:,} bytes before, {after:,} after")
     return 0

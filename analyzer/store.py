@@ -39,7 +39,7 @@ import pandas as pd
 
 from . import __version__
 from .games import get_game
-from .runner import RunConfig, RunResult, merge_counters, run
+from .runner import MAX_SHARDS, RunConfig, RunResult, merge_counters, run
 
 STATUSES = ("running", "interrupted", "complete")
 
@@ -191,10 +191,15 @@ class StoredRun:
 class Store:
     """One SQLite file of runs and shards. Safe to share between processes."""
 
-    def __init__(self, path: str | os.PathLike | None = None):
+    def __init__(self, path: str | os.PathLike | None = None, must_exist: bool = False):
+        """Open the store at `path` (default_store_path() if None), made if it does not exist,
+        unless `must_exist` (commands that only read or change stored runs: a mistyped path is
+        an error, not a new empty store)."""
         self.path = Path(path).expanduser() if path else default_store_path()
         if self.path.exists() and self.path.is_dir():
             raise ValueError(f"the store {self.path} is a directory; give a file name such as {self.path / 'store.sqlite'}")
+        if must_exist and not self.path.exists():
+            raise ValueError(f"no results store at {self.path} (give the --store of the runs, or set $KOZYR_STORE)")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(self.path, timeout=60, isolation_level=None)
@@ -281,8 +286,16 @@ class Store:
     # --- writing shards ------------------------------------------------------------------------
 
     def add_shard(self, run_id: int, shard: int, deals: int, counters: dict[str, np.ndarray], seconds: float) -> None:
-        """Commit one finished shard and fold it into the run's merged counters (one transaction)."""
+        """Commit one finished shard and fold it into the run's merged counters (one transaction).
+        A shard of another length than the run's shard there now is refused: the run was extended
+        by another process meanwhile, and the shard is played again at its new length."""
         with self._write() as db:
+            row = db.execute("SELECT deals, shard_size FROM runs WHERE id = ?", (run_id,)).fetchone()
+            if row is None:
+                raise ValueError(f"run {run_id} was deleted from the store {self.path} while it ran")
+            if deals != min(row[1], row[0] - shard * row[1]):
+                raise ValueError(f"run {run_id} was extended to {row[0]:,} deals by another process while this one "
+                                 f"ran it; shard {shard} was not stored (kozyr run resume {run_id} completes the run)")
             inserted = db.execute(
                 "INSERT OR IGNORE INTO shards (run_id, shard, deals, counters, seconds, finished) VALUES (?,?,?,?,?,?)",
                 (run_id, shard, deals, pack_counters(counters), seconds, _now())).rowcount
@@ -308,7 +321,13 @@ class Store:
         uninterrupted run of the new length."""
         if isinstance(more_deals, bool) or not isinstance(more_deals, int) or more_deals <= 0:
             raise ValueError(f"the number of deals to add must be a positive integer, got {more_deals!r}")
+        self._check_not_running(run_id, "extend")
         config = self.config(run_id)
+        shards = -(-(config.deals + more_deals) // config.shard_size)
+        if shards > MAX_SHARDS:
+            raise ValueError(f"{config.deals + more_deals:,} deals would make {shards:,} shards of {config.shard_size:,}, "
+                             f"more than {MAX_SHARDS:,}; a run keeps its shard size: start a new run with a larger "
+                             f"--shard-size")
         grown = dataclasses.replace(config, deals=config.deals + more_deals)
         key, family = config_keys(grown)
         with self._write() as db:
@@ -341,8 +360,16 @@ class Store:
         self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         return before, self.path.stat().st_size
 
+    def _check_not_running(self, run_id: int, what: str) -> None:
+        """Refuse to change a run that a live process on this host is running."""
+        stored = self.get(run_id, with_counters=False)
+        if stored.status == "running":
+            pid = self._db.execute("SELECT pid FROM runs WHERE id = ?", (run_id,)).fetchone()[0]
+            raise ValueError(f"run {run_id} is being run by process {pid}; stop it (Ctrl-C keeps its finished "
+                             f"shards) or let it finish before you {what} it")
+
     def delete(self, run_id: int) -> None:
-        self.get(run_id)
+        self._check_not_running(run_id, "delete")
         with self._write() as db:
             db.execute("DELETE FROM runs WHERE id = ?", (run_id,))
 

@@ -73,6 +73,8 @@ def test_explain_prints_breakdown(capsys):
     (["piquet", "explain", "--elder", "AS KS QX", "--younger", TV5[1]], "malformed card 'QX'"),
     (["piquet", "explain", "--elder", TV5[0], "--younger", TV5[0]], "given twice"),
     (["piquet", "explain", "--elder", TV5[0], "--younger", "AS"], "younger hand has 1 cards"),
+    (["rb", "solve", "--budget", "2e11"], "the node budget must be an integer from 1 to 100,000,000,000"),
+    (["rb", "solo", "--deals", "10", "--set", "empty_house_rule=stock_only"], "does not apply to the SOLO game"),
     (["chess"], "invalid choice"),
     (["piquet", "odds", "--deals", "10", "--bogus"], "unrecognized arguments: --bogus (see kozyr piquet odds --help)"),
     (["runs", "list", "--x", "1"], "unrecognized arguments: --x 1 (see kozyr runs list --help)"),

@@ -69,6 +69,17 @@ def test_the_solo_analyses_refuse_rules_the_solo_game_does_not_have(analysis, ov
         RunConfig("russian_bank", "duel", "default", 10, 1, overrides=override)
 
 
+def test_solve_checks_every_redeal_limit_before_it_prints(capsys):
+    from analyzer.cli import main
+
+    layout = ["--hand", "AS", "--partial", *(["--house", ""] * 4)]
+    assert main(["rb", "solve", "--redeals-used", "1", "--k", "5", "0", *layout]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "has used 1 redeals, more than the limit k = 0" in err
+    assert main(["rb", "solve", "--redeals-used", "1", "--k", "5", "1", *layout]) == 0
+    assert capsys.readouterr().out.count("SOLO(") == 2
+
+
 def test_a_refused_run_leaves_nothing_in_the_store(tmp_path, capsys):
     from analyzer.cli import main
     from analyzer.store import Store

@@ -134,6 +134,28 @@ def test_extend_equals_a_longer_uninterrupted_run(store):
     assert ((after.ci_high - after.ci_low) <= (before.ci_high - before.ci_low) + 1e-12).all()
     with pytest.raises(ValueError, match="positive"):
         store.extend(run_id, 0)
+    with pytest.raises(ValueError, match="a run keeps its shard size"):
+        store.extend(run_id, runner.MAX_SHARDS * 40_000)
+
+
+def test_a_run_being_run_is_neither_extended_nor_deleted(store):
+    # Another process running the run (here: this one, alive) would store its last shard at the
+    # old length after an extend, and the run could then never be completed.
+    c = config(deals=90_000)
+    run_id = store.open_run(c)
+    store.set_status(run_id, "running")
+    for change in (lambda: store.extend(run_id, 10_000), lambda: store.delete(run_id)):
+        with pytest.raises(ValueError, match=f"being run by process {os.getpid()}"):
+            change()
+    store.set_status(run_id, "interrupted")
+    store.extend(run_id, 10_000)
+    # A shard played at the old length (the short last one) is refused once the run has grown.
+    with pytest.raises(ValueError, match="extended to 100,000 deals by another process"):
+        store.add_shard(run_id, 2, 10_000, runner.run_shard(c, 2), 0.1)
+    assert store.get(run_id).deals_done == 0 and store.missing_shards(run_id) == [0, 1, 2]
+    store.delete(run_id)
+    with pytest.raises(ValueError, match="deleted"):
+        store.add_shard(run_id, 0, 40_000, runner.run_shard(c, 0), 0.1)
 
 
 def test_new_run_reuses_the_shards_of_a_stored_run_of_another_length(store, monkeypatch):
@@ -197,7 +219,9 @@ def test_killed_cli_run_keeps_its_shards_and_resumes_bit_identically(tmp_path, s
 def test_runs_commands(tmp_path, capsys):
     path = str(tmp_path / "runs.sqlite")
     assert main(["runs", "list", "--store", path]) == 0
-    assert "no runs" in capsys.readouterr().out
+    assert "no results store" in capsys.readouterr().out
+    assert main(["runs", "list", "--store", path, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == []
     assert main(["piquet", "odds", "--deals", "50000", "--seed", "3", "--no-exact", "--json", "--store", path,
                  "--shard-size", "20000"]) == 0
     first = json.loads(capsys.readouterr().out)
@@ -248,9 +272,23 @@ def test_runs_commands(tmp_path, capsys):
     (["runs", "export", "99"], "--csv FILE and/or --parquet FILE"),
 ])
 def test_store_command_errors_are_one_line(tmp_path, capsys, args, message):
+    Store(tmp_path / "s.sqlite").close()
     assert main([*args, "--store", str(tmp_path / "s.sqlite")]) == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and message in err, err
+
+
+@pytest.mark.parametrize("args", [["runs", "show", "1"], ["runs", "export", "1", "--csv", "x.csv"],
+                                  ["runs", "delete", "1"], ["runs", "compact"], ["run", "resume", "1"],
+                                  ["run", "extend", "1", "--deals", "10"]])
+def test_commands_about_stored_runs_make_no_store_where_there_is_none(tmp_path, capsys, args):
+    # A mistyped --store is an error, not a new empty store (runs list says there is none).
+    path = tmp_path / "typo" / "s.sqlite"
+    assert main([*args, "--store", str(path)]) == 2
+    assert f"no results store at {path}" in capsys.readouterr().err
+    assert main(["runs", "list", "--store", str(path)]) == 0
+    assert capsys.readouterr().out.strip() == f"no results store at {path}"
+    assert not path.exists() and not path.parent.exists()
 
 
 def test_bad_run_id_is_a_usage_error(tmp_path):

@@ -1289,7 +1289,7 @@ def build_report(ctx) -> list:
     tempo_rows = tempo_table(tempo.counters)
     w, l, u = (int(x) for x in tempo.counters["outcome"])
     sections[0].tables.append((
-        f"Tempo D* of SOLO(∞, none) ({deals} deals, {overrides['node_budget']:,} nodes a search): deals "
+        f"Tempo D* of SOLO(∞, none) ({tempo.deals_done:,} deals, {overrides['node_budget']:,} nodes a search): deals "
         f"by discards where D* is exact, and the proven lower / found upper bounds of the others "
         f"({w} won, {l} lost, {u} undecided by these searches)", tempo_rows))
     sections[0].figures.append((
@@ -1622,13 +1622,15 @@ def register_cli(sub) -> None:
     own.add_argument("--hand", help="the hand; its last card is turned first")
     own.add_argument("--waste", help="the waste, the first discarded card first")
     own.add_argument("--foundations", help="cards home per suit, S H D C (default 0 0 0 0)")
-    own.add_argument("--redeals-used", type=int, default=0, help="redeals already made (default 0)")
+    own.add_argument("--redeals-used", type=cli.bounded_int("--redeals-used", 0, 1000), default=0,
+                     help="redeals already made (default 0)")
     own.add_argument("--partial", action="store_true",
                      help="a toy layout: the cards neither given nor home by --foundations are left out of "
                           "the game (by default every card must be somewhere)")
     solve.add_argument("--priority", default="none", choices=("none", "strict"),
                        help="foundation priority π: none (default) or strict (§6)")
-    solve.add_argument("--budget", type=cli.count, default=10_000_000,
+    solve.add_argument("--budget", type=cli.bounded_int("the node budget", 1, _INTS["node_budget"][1]),
+                       default=10_000_000,
                        help="node budget per search (default 1e7; the table grows as needed up to twice "
                             "the budget, 32 bytes a slot: up to 1 GB at 1e7)")
     solve.add_argument("--tempo", action="store_true", help="find D*, the fewest discards (or bounds on it)")
@@ -1657,7 +1659,7 @@ def _run_and_print(args, analysis: str) -> int:
 
 def solo_summary(counters: dict, rules: dict, strategies: dict | None = None) -> list:
     """The solo analysis's tables: solvability, then the escalation ladder (or D* in tempo mode)."""
-    tables = [("SOLO solvability", solvability_table(counters, "SOLO"))]
+    tables = [("SOLO solvability", solvability_table(counters, _solo_label(rules)))]
     if rules["tempo"]:
         tables.append(("D* (fewest discards of a win): exact, or lower / upper bounds", tempo_table(counters)))
     else:
@@ -1721,6 +1723,9 @@ def _cmd_solve(args) -> int:
     else:
         pos = SoloPosition.deal(args.seed)
         name = f"seed {args.seed}"
+    for k in limits:   # before anything is printed
+        if k is not None and pos.redeals > k:
+            raise ValueError(f"the layout has used {pos.redeals} redeals, more than the limit k = {k}")
     print(pos.describe())
     for k in limits:
         result = pos.solve(k, args.priority, budget=args.budget, tempo=args.tempo, line=args.line)
