@@ -76,6 +76,8 @@ class RunConfig:
         for check in (game.check_rules, analysis.check):   # options that do not go together
             if check is not None:
                 check(dict(rules))
+        # the overrides by their validated values, so that 1e4, 10000 and 10_000 make one run
+        object.__setattr__(self, "overrides", _freeze({key: rules[key] for key, _ in self.overrides}))
         if self.constraint:   # canonical, so that equal constraints are one run in the store
             canonical = constrained.resolve(analysis.deal_layout, dict(self.constraint),
                                             f"{self.game} {self.analysis}")

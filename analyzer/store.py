@@ -337,8 +337,9 @@ class Store:
                                  f"use it (kozyr runs show {other[0]})")
             db.execute("DELETE FROM shards WHERE run_id = ? AND deals != min(?, ? - shard * ?)",
                        (run_id, grown.shard_size, grown.deals, grown.shard_size))
-            db.execute("UPDATE runs SET key = ?, deals = ?, config = ?, status = 'interrupted' WHERE id = ?",
-                       (key, grown.deals, json.dumps(grown.resolved(), default=list), run_id))
+            # the family too: a run stored before overrides were kept by their validated values
+            db.execute("UPDATE runs SET key = ?, family = ?, deals = ?, config = ?, status = 'interrupted' WHERE id = ?",
+                       (key, family, grown.deals, json.dumps(grown.resolved(), default=list), run_id))
             self._copy_family_shards(db, run_id, family, grown)
             self._refresh(db, run_id)
         return grown

@@ -138,6 +138,17 @@ def test_extend_equals_a_longer_uninterrupted_run(store):
         store.extend(run_id, runner.MAX_SHARDS * 40_000)
 
 
+def test_overrides_written_differently_are_one_run(store):
+    # 1e4, 10000 and 10_000 are one value: one stored run, whose config keeps the value.
+    ways = [RunConfig("russian_bank", "solo", "default", 20, 3, overrides={"node_budget": v, "redeal_limit": k},
+                      shard_size=10) for v, k in (("1e4", "unlimited"), (10_000, None), ("10_000", "inf"))]
+    assert len({config_keys(c) for c in ways}) == 1
+    assert ways[0].resolved()["overrides"] == {"node_budget": 10_000, "redeal_limit": None}
+    first = run_stored(ways[0], store)
+    assert [run_stored(c, store).extra["run_id"] for c in ways[1:]] == [first.extra["run_id"]] * 2
+    assert len(store.runs()) == 1
+
+
 def test_a_run_being_run_is_neither_extended_nor_deleted(store):
     # Another process running the run (here: this one, alive) would store its last shard at the
     # old length after an extend, and the run could then never be completed.
