@@ -4,6 +4,7 @@ pure-Python reference engine in vedma_reference.py.
 
     python tests/test_vedma.py --regen     rewrites tests/golden/vedma/*.txt
 """
+import json
 import sys
 from fractions import Fraction
 from pathlib import Path
@@ -466,3 +467,18 @@ def test_paired_difference_stays_a_difference_of_rates():
     mean, low, high = paired_difference(np.array([0, 0, 29]), 30)   # lost in the variant on 29 of 30
     assert mean == pytest.approx(29 / 30) and low < mean and high == 1.0
     assert all(np.isnan(v) for v in paired_difference(np.array([0, 0, 2]), 2)[1:])
+
+
+def test_placement_takes_the_edge_weight_from_set_or_its_own_option(capsys):
+    from analyzer.cli import main
+
+    tables = []
+    for given in (["--set", "edge_weight=5"], ["--edge-weight", "5"], []):
+        assert main(["vedma", "placement", "--deals", "2000", "--no-store", "--json", *given]) == 0
+        out = json.loads(capsys.readouterr().out)
+        tables.append((out["run"]["rule_options"]["edge_weight"], out["table"]))
+    assert tables[0] == tables[1] and tables[0][0] == 5.0
+    assert tables[2][0] == 2.0 and tables[2][1] != tables[0][1]
+    assert main(["vedma", "placement", "--deals", "10", "--no-store", "--set", "edge_weight=5",
+                 "--edge-weight", "3"]) == 2
+    assert "give the edge weight once" in capsys.readouterr().err

@@ -884,8 +884,9 @@ def register_cli(sub) -> None:
 
     placement = sub.add_parser("placement", help="witch placement against a drawer favouring the edges (paired deals)")
     cli.add_run_options(placement, "vedma", default_deals=500_000)
-    placement.add_argument("--edge-weight", type=float, default=2.0,
-                           help="weight of the two edge cards of a fanned hand (inner cards 1; default 2)")
+    placement.add_argument("--edge-weight", type=float, default=None,
+                           help="weight of the two edge cards of a fanned hand (inner cards 1; default 2); "
+                                "the same as --set edge_weight=W")
     placement.set_defaults(handler=_cmd_placement)
 
     session = sub.add_parser("session", help="expected share of losses per player over a session (option next_dealer)")
@@ -943,7 +944,10 @@ def _cmd_exact(args) -> int:
 def _cmd_placement(args) -> int:
     from .. import cli
 
-    args.overrides = list(args.overrides) + [("edge_weight", str(args.edge_weight))]
+    if args.edge_weight is not None:
+        if any(key == "edge_weight" for key, _ in args.overrides):
+            raise ValueError("give the edge weight once: --edge-weight W or --set edge_weight=W")
+        args.overrides = list(args.overrides) + [("edge_weight", str(args.edge_weight))]
     result = cli.execute(args, "vedma", "placement")
     return cli.emit_summary(args, result)
 
