@@ -348,7 +348,9 @@ def cmd_compare(args) -> int:
                           "table": json.loads(table.to_json(orient="records"))}, indent=2, default=str))
         return 0
     meta = runs[0].metadata()
-    print(f"# {args.game} compare, rules {meta['rules']}, {meta['deals']:,} duplicate deals per pair, seed {meta['seed']}, "
+    overrides = f" {json.dumps(meta['overrides'])}" if meta["overrides"] else ""
+    print(f"# {args.game} compare, rules {meta['rules']}{overrides}, {meta['deals']:,} duplicate deals per pair, "
+          f"seed {meta['seed']}, "
           f"kozyr {__version__}; mean_diff = mean of A's result minus B's on the same deals, "
           f"intervals {table.attrs['interval']}")
     with pd.option_context("display.max_rows", None, "display.width", 250, "display.max_columns", 30,

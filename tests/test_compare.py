@@ -143,3 +143,12 @@ def test_summarize_gives_no_interval_from_a_handful_of_equal_differences():
     s = summarize({k: np.array(v) for k, v in c.items()}, alpha=0.05)
     assert s["mean_diff"] == 10
     assert all(np.isnan(s[k]) for k in ("ci_low", "ci_high", "unpaired_ci_low", "unpaired_ci_high", "p_value"))
+
+
+def test_compare_header_names_the_overrides(capsys):
+    from analyzer.cli import main
+
+    assert main(["compare", "vedma", "--strategies", "edge", "uniform", "--deals", "200", "--no-store",
+                 "--set", "edge_weight=3"]) == 0
+    header = capsys.readouterr().out.splitlines()[0]
+    assert header.startswith("# vedma compare, rules seed {\"edge_weight\": 3.0}, 200 duplicate deals"), header
