@@ -434,6 +434,12 @@ def test_cli_score_play_and_errors(capsys):
     assert "deal score: A" in capsys.readouterr().out
     assert main(["square", "score", "7H 7H TD / 8D JD 9H / QD KD AD"]) == 2
     assert "duplicate card '7H'" in capsys.readouterr().err
+    # the deal is checked before the first square's breakdown is printed
+    for other, message in (("7H KC 7S / JH -- 8S / QH AS 9S", "card '7H' is in both squares"),
+                           ("7H", "--other: a square has 9 cells, got 1")):
+        assert main(["square", "score", "7H 8H TD / 8D JD 9H / QD KD AD", "--other", other]) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and message in err
     assert main(["square", "odds", "--deals", "100", "--no-store", "--set", "placement=rank_fixed"]) == 2
     assert "rank_fixed needs deck=36" in capsys.readouterr().err
 

@@ -956,10 +956,16 @@ def register_cli(sub) -> None:
 
 def _cmd_score(args) -> int:
     result = score_square(args.square, args.deck)
+    deal = None
+    if args.other:   # checked before anything is printed
+        try:
+            score_square(args.other, args.deck)
+        except ValueError as exc:
+            raise ValueError(f"--other: {exc}") from None
+        deal = deal_result(args.square, args.other, closed=True, deck=args.deck)
     print(result.explain())
-    if args.other:
-        closer, other = deal_result(args.square, args.other, closed=True, deck=args.deck)
-        print(f"\nDeal: the closing side scores {closer}, the other side {other}.")
+    if deal:
+        print(f"\nDeal: the closing side scores {deal[0]}, the other side {deal[1]}.")
     return 0
 
 
