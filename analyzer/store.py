@@ -143,9 +143,13 @@ def _same_results(config: RunConfig, made_by: str) -> bool:
 
 
 def config_from_json(resolved: dict) -> RunConfig:
+    # A strategy role the analysis no longer has is left out: it was one its kernel did not read
+    # (mariáš's forced Stovka kept contract and doubling roles before 0.9.1).
+    roles = get_game(resolved["game"]).analysis(resolved["analysis"]).strategies
+    strategies = {role: name for role, name in (resolved.get("strategies") or {}).items() if role in roles}
     return RunConfig(game=resolved["game"], analysis=resolved["analysis"], rules=resolved["rules"],
                      overrides=resolved["overrides"], deals=resolved["deals"], seed=resolved["seed"],
-                     shard_size=resolved["shard_size"], strategies=resolved.get("strategies") or {},
+                     shard_size=resolved["shard_size"], strategies=strategies,
                      constraint=resolved.get("constraint") or {})
 
 

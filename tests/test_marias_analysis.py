@@ -1,6 +1,7 @@
 """Mariáš analyses: the exact baselines of rules/marias.md §8.4 (in code, against the rules file's
 figures and against Monte Carlo), the trump-choice figures of §8.4, the Stovka tables, §6.5 on
 the paired money, option validation and the CLI."""
+import json
 from collections import Counter
 from fractions import Fraction
 from itertools import product
@@ -233,3 +234,30 @@ def test_cli_report(tmp_path, capsys):
     md = (tmp_path / "marias.md").read_text()
     assert "Stovka success rate (forced mode" in md and "never positive" in md
     assert "data:image/png;base64," in (tmp_path / "marias.html").read_text()
+
+
+@pytest.mark.parametrize("args,message", [
+    # forced Stovka fixes the contract and plays no doublings (§8.1): no such roles
+    (["stovka", "--strategy", "contract=bold"], "has no strategy role 'contract'"),
+    (["stovka", "--strategy", "doubling=heuristic"], "has no strategy role 'doubling'"),
+    # a fixed trump leaves nothing to choose; oracle tries every suit, the baselines one a deal
+    (["stovka", "--trump", "D", "--strategy", "trump_choice=oracle"], "--trump D fixes the trumps"),
+    (["baselines", "--strategy", "trump_choice=oracle"], "takes trump_choice longest or z_lidu"),
+    # protocol L's auction winner names the trumps
+    (["game", "--set", "protocol=L", "--strategy", "trump_choice=z_lidu"], "takes trump_choice longest"),
+])
+def test_strategies_a_command_would_ignore_are_refused(args, message, capsys):
+    assert main(["marias", *args, "--deals", "100", "--no-store"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and message in err, err
+
+
+def test_the_rules_file_figures_stand_beside_the_trump_rows_of_longest_only(capsys):
+    tables = {}
+    for tau in ("longest", "z_lidu"):
+        assert main(["marias", "baselines", "--deals", "2000", "--no-store", "--json",
+                     "--strategy", f"trump_choice={tau}"]) == 0
+        tables[tau] = {row["event"]: row for row in json.loads(capsys.readouterr().out)["tables"]["baselines"]}
+    assert tables["longest"]["trump hlas"]["rules_file"] == RULES_FILE_TAU["trump hlas"]
+    assert tables["z_lidu"]["trump hlas"]["rules_file"] is None
+    assert "z vs rules_file" not in tables["z_lidu"]["trump hlas"]

@@ -244,17 +244,18 @@ CARD_STRATEGIES = ("heuristic", "random", "double_dummy", "pimc")
 # Strategy roles of the analyses (the first name is the default), chosen per decision. Card play
 # draws from stream 1 (compare: A 1, B 3); the bidding decisions (trump ties, z lidu) from
 # stream 2; stream 0 only deals, so no strategy changes the deals.
-STRATEGY_ROLES: dict[str, tuple[str, ...]] = dict(
+# Forced Stovka (and the baselines) fix the contract and play no doublings (§8.1): no roles for them.
+FORCED_ROLES: dict[str, tuple[str, ...]] = dict(
     actor_play=CARD_STRATEGIES,            # card play of the actor
     defender_play=CARD_STRATEGIES,         # card play of the defenders
     # τ: longest suit of the first 7 cards | blind (z lidu) | oracle: every suit of the 12 cards,
     # each a separate trial (§8.1 step 2; forced Stovka only)
     trump_choice=("longest", "z_lidu", "oracle"),
     discard=("heuristic", "low_cards"),    # short side suits first (voids) | the lowest cards first
-    contract=("heuristic", "bold", "cautious"),   # the gates of choose_contract (natural game)
-    doubling=("none", "heuristic"),        # heuristic: raises and re-raises up to max_doublings
 )
-NATURAL_ROLES = dict(STRATEGY_ROLES, trump_choice=("longest", "z_lidu"), doubling=("heuristic", "none"))
+NATURAL_ROLES = dict(FORCED_ROLES, trump_choice=("longest", "z_lidu"),
+                     contract=("heuristic", "bold", "cautious"),   # the gates of choose_contract
+                     doubling=("heuristic", "none"))  # heuristic: raises and re-raises up to max_doublings
 # the roles that also take a user's Python strategy (analyzer/strategies.py; see MariasPlayer)
 PYTHON_ROLES = dict(actor_play=("choose_card",), defender_play=("choose_card",), discard=("choose_discard",))
 STOVKA_FILTERS = {"any_hlas": "holds any hlas", "trump_hlas": "holds the trump hlas",
@@ -326,7 +327,7 @@ _ANALYSES = {
     "stovka" if f == "any_hlas" else f"stovka_{f}": Analysis(
         "stovka" if f == "any_hlas" else f"stovka_{f}",
         f"Forced Stovka (§8) on the deals where the forehand {what}; paired with Hra, and Sto a sedem with Sedma a hra",
-        _kernel("forced", f), streams=3, strategies=STRATEGY_ROLES, python_methods=PYTHON_ROLES, deal_layout=LAYOUT,
+        _kernel("forced", f), streams=3, strategies=FORCED_ROLES, python_methods=PYTHON_ROLES, deal_layout=LAYOUT,
         # kozyr marias baselines runs this analysis too; its table is not part of the summary, since
         # which exact values apply depends on the run's constraint (see _cmd_baselines)
         summary=lambda counters, rules, strategies: list(stovka_tables(counters).items()))
@@ -712,16 +713,17 @@ def _rate(section, event, count, n, exact=None, rules_file=None, sum_sq=None, de
                 rules_file=rules_file if rules_file is not None else np.nan)
 
 
-def baselines_table(counters: Mapping[str, np.ndarray], exact: Mapping[str, Fraction] | None = None
-                    ) -> pd.DataFrame:
+def baselines_table(counters: Mapping[str, np.ndarray], exact: Mapping[str, Fraction] | None = None,
+                    trump_choice: str = "longest") -> pd.DataFrame:
     """Hand baselines on every deal: estimate, Wilson 95% interval, exact value, rules-file figure.
     `exact` replaces the exact values of a random deal, e.g. by exact_given_actor() for deals
-    constrained to the actor's hand ({}: none known; the rules-file figures are then left out)."""
+    constrained to the actor's hand ({}: none known; the rules-file figures are then left out).
+    The rules file's figures of the trump rows are those of trump_choice longest: shown only then."""
     from .._core import marias as core
 
     n = int(counters["deals"][0])
     ex = exact_baselines() if exact is None else exact
-    tau = RULES_FILE_TAU if exact is None else {}
+    tau = RULES_FILE_TAU if exact is None and trump_choice == "longest" else {}
     rows = []
     for h in range(5):
         rows.append(_rate("hlasy", f"forehand holds {h} hlasy", counters["fh_hlas"][h], n, ex.get(f"forehand holds {h} hlasy")))
@@ -1361,12 +1363,12 @@ def register_cli(sub) -> None:
     from .. import cli
     from ..constrained import add_cli_options as add_constraint_options
 
-    def run_parser(name, help_text, default_deals):
+    def run_parser(name, help_text, default_deals, roles):
         p = sub.add_parser(name, help=help_text)
         cli.add_run_options(p, "marias", default_deals=default_deals)
         p.add_argument("--strategy", dest="strategies", type=cli.option, action="append", default=[],
-                       metavar="ROLE=NAME", help="strategy per role: " + "; ".join(
-                           f"{role}: {'|'.join(names)}" for role, names in STRATEGY_ROLES.items()))
+                       metavar="ROLE=NAME", help="strategy per role (the first name is the default): " + "; ".join(
+                           f"{role}: {'|'.join(names)}" for role, names in roles.items()))
         return p
 
     def constraint_options(p):
@@ -1375,14 +1377,15 @@ def register_cli(sub) -> None:
                        help="fix the trump suit (the actor must hold one; the trump choice is skipped)")
 
     stovka = run_parser("stovka", "Stovka success rates (§8, forced mode) with the paired money comparison; "
-                                  "given cards with --actor/--middle/--rear/--trump/--where", 1_000_000)
+                                  "given cards with --actor/--middle/--rear/--trump/--where", 1_000_000, FORCED_ROLES)
     stovka.add_argument("--filter", choices=list(STOVKA_FILTERS), default="any_hlas", help="hand filter F")
     constraint_options(stovka)
     stovka.set_defaults(handler=_cmd_stovka)
-    game = run_parser("game", "the whole game with heuristic players: contracts, win rates, money", 1_000_000)
+    game = run_parser("game", "the whole game with heuristic players: contracts, win rates, money", 1_000_000,
+                      NATURAL_ROLES)
     game.set_defaults(handler=_cmd_game)
     base = run_parser("baselines", "hand baselines of §8.4 against the exact values (given the actor's 12 "
-                                   "cards with --actor: exact conditional values)", 1_000_000)
+                                   "cards with --actor: exact conditional values)", 1_000_000, FORCED_ROLES)
     constraint_options(base)
     base.set_defaults(handler=_cmd_baselines)
 
@@ -1406,9 +1409,21 @@ def register_cli(sub) -> None:
     explain.set_defaults(handler=_cmd_explain)
 
 
+def _check_trump_choice(args, command: str, allowed: tuple[str, ...]) -> None:
+    """Refuse a trump_choice the command would ignore (before anything runs)."""
+    chosen = dict(args.strategies).get("trump_choice")
+    if chosen is None or chosen == "longest":
+        return
+    if getattr(args, "trump", None):
+        raise ValueError(f"--trump {args.trump} fixes the trumps: trump_choice={chosen} does not apply")
+    if chosen not in allowed:
+        raise ValueError(f"kozyr marias {command} takes trump_choice {' or '.join(allowed)}, not {chosen}")
+
+
 def _cmd_stovka(args) -> int:
     from .. import cli
 
+    _check_trump_choice(args, "stovka", FORCED_ROLES["trump_choice"])
     analysis = "stovka" if args.filter == "any_hlas" else f"stovka_{args.filter}"
     result = cli.execute(args, "marias", analysis)
     if result.complete and result.counters["qualified"][0] == 0:   # every table would be empty
@@ -1421,6 +1436,8 @@ def _cmd_stovka(args) -> int:
 def _cmd_game(args) -> int:
     from .. import cli
 
+    if GAME.resolve_rules(args.rules, dict(args.overrides))["protocol"] == "L":
+        _check_trump_choice(args, "game --set protocol=L (the auction's winner names trumps)", ("longest",))
     result = cli.execute(args, "marias", "game")
     return _emit_tables(args, result, dict(cli.summary_tables(result)))
 
@@ -1428,13 +1445,16 @@ def _cmd_game(args) -> int:
 def _cmd_baselines(args) -> int:
     from .. import cli
 
+    # one trump a deal: oracle's trials of every suit are the stovka command's
+    _check_trump_choice(args, "baselines", ("longest", "z_lidu"))
     result = cli.execute(args, "marias", "stovka")
     constraint = dict(result.config.constraint)
     exact = None
     if constraint:       # exact values are known given the actor's whole hand and nothing else
         actor_only = set(constraint) <= {"actor", "trump"} and len(MARIAS32.parse(constraint.get("actor", ""))) == 12
         exact = exact_given_actor(constraint["actor"]) if actor_only else {}
-    return _emit_tables(args, result, {"baselines": baselines_table(result.counters, exact)})
+    return _emit_tables(args, result, {"baselines": baselines_table(
+        result.counters, exact, result.config.strategy_names["trump_choice"])})
 
 
 def _cmd_explain(args) -> int:
