@@ -120,8 +120,8 @@ def test_play_deal_protocol_l_forehand_leads_a_suit_game():
     # the middle player is the actor of Hra in hearts; under L the forehand (seat 0) leads
     r = play_deal(hands, "JD JH", "hra", "H", actor=1, protocol="L")
     assert r.tricks[0][0][0] == 0
-    v = play_deal(hands, "JD JH", "hra", "H", actor=1)
-    assert v.tricks[0][0][0] == 1
+    with pytest.raises(ValueError, match="under protocol V the actor of a suit game is the forehand"):
+        play_deal(hands, "JD JH", "hra", "H", actor=1)        # §3.5
     # Malý: the actor leads under both protocols
     assert play_deal(hands, "JD JH", "maly", actor=2, protocol="L").tricks[0][0][0] == 2
     # a given sequence is checked from the forehand's lead

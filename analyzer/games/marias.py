@@ -1043,6 +1043,9 @@ def play_deal(hands: Sequence[Cards], talon: Cards, contract: str, trump: str | 
             raise ValueError("talon_allows_trumps is off: the talon may not hold a trump")
     elif trump is not None:
         raise ValueError(f"{CONTRACT_NAMES[contract]} has no trumps; leave trump unset")
+    if suit_game and actor != 0 and options["protocol"] == "V":
+        raise ValueError(f"under protocol V the actor of a suit game is the forehand, seat 0 (§3.5); got actor {actor} "
+                         "(protocol=L lets the auction's winner play it)")
     seven = "7" + trump if suit_game else None
     actor_hand = parsed[actor]
     if contract in ("sedma", "sto_a_sedem") and seven not in actor_hand:
