@@ -374,6 +374,10 @@ def test_bad_deals_and_options_are_refused():
                    "JS JH JD JC QH QD QC KS KH KD KC AS AH AD AC"], seed=1)
     with pytest.raises(ValueError, match="to_draw must be a seat"):
         position_odds(["QS", "QH"], to_draw=2)
+    two_hands = ["7S 7H 7D 7C 8S 8H 8D 8C 9S 9H 9D 9C TS TH TD TC", "JS JH JD JC QS QH QD KS KH KD KC AS AH AD AC QC"]
+    with pytest.raises(ValueError, match="players=3 but 2 hands are given"):
+        play_deal(two_hands, seed=1, players=3)
+    assert play_deal(two_hands, seed=1, players="2").loser in (0, 1)
     # a 7 without a partner cannot be in play (cards leave in pairs); the chain would divide by zero
     for hands in (["QS 7H", "8S", "9D"], ["QS 7H", "8S"], ["QS 7H 7S 7D", "8S 8H"]):
         with pytest.raises(ValueError, match="an odd number of 7s in play"):

@@ -585,6 +585,8 @@ def play_deal(hands, rules: str = "seed", seed: int = 0, **overrides) -> Playthr
     hands = list(hands)
     if not MIN_PLAYERS <= len(hands) <= MAX_PLAYERS:
         raise ValueError(f"Ved'ma needs {MIN_PLAYERS} to {MAX_PLAYERS} hands, got {len(hands)}")
+    if "players" in overrides and GAME.validate_option("players", overrides["players"]) != len(hands):
+        raise ValueError(f"players={overrides['players']} but {len(hands)} hands are given (the hands tell the players)")
     options = GAME.resolve_rules(rules, {**overrides, "players": len(hands)})
     parsed = parse_hands(hands, options["deck"], full_deal=True)
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
