@@ -442,6 +442,9 @@ def test_cli_score_play_and_errors(capsys):
         assert out == "" and message in err
     assert main(["square", "odds", "--deals", "100", "--no-store", "--set", "placement=rank_fixed"]) == 2
     assert "rank_fixed needs deck=36" in capsys.readouterr().err
+    # the thresholds analysis tries every closing threshold of side A itself
+    assert main(["square", "thresholds", "--deals", "100", "--no-store", "--strategy", "close_a=at7"]) == 2
+    assert "no strategy role 'close_a'" in capsys.readouterr().err
 
 
 def test_cli_odds_json(capsys):

@@ -76,6 +76,8 @@ NEVER = 15
 PLAY = ("spoiler", "greedy", "random")
 STRATEGIES = {"play_a": PLAY, "play_b": PLAY, "close_a": THRESHOLD_NAMES, "close_b": THRESHOLD_NAMES,
               "ask": ("never", "always"), "agree": ("at7",) + tuple(n for n in THRESHOLD_NAMES if n != "at7")}
+# The thresholds analysis tries every closing threshold of side A: it has no close_a role.
+THRESHOLD_STRATEGIES = {role: names for role, names in STRATEGIES.items() if role != "close_a"}
 # The compare analysis names strategies A and B (not sides): each holds both sides in turn.
 COMPARE_STRATEGIES = {"a_play": PLAY, "a_close": THRESHOLD_NAMES, "b_play": PLAY, "b_close": THRESHOLD_NAMES,
                       "ask": STRATEGIES["ask"], "agree": STRATEGIES["agree"]}
@@ -153,7 +155,7 @@ GAME = Game(
                          summary=lambda counters, rules, strategies: [("played deals", play_table(counters, rules))]),
         "thresholds": Analysis("thresholds", "Duplicate deals: the tested side (play_a) with every closing "
                                "threshold against play_b/close_b, both seatings", _thresholds_kernel,
-                               streams=2, strategies=STRATEGIES, summary=lambda counters, rules, strategies: [
+                               streams=2, strategies=THRESHOLD_STRATEGIES, summary=lambda counters, rules, strategies: [
                                    ("closing thresholds", thresholds_table(counters))]),
         "match": Analysis("match", "Whole matches to the target or a fixed number of deals", _match_kernel,
                           streams=2, strategies=STRATEGIES,
