@@ -1269,7 +1269,8 @@ def build_report(ctx) -> list:
         "Stovka success rate (forced mode, §8.1)",
         "Every deal where the forehand's 12 cards hold a hlas is played as Stovka in the trump chosen by τ "
         "(no takeover, no sedma proti, no doublings); the forehand discards by the heuristic rule (never an A/T, "
-        "the indicator or the trump 7; trumps and hlas cards last). Success: card points + last trick + the "
+        "the indicator or the trump 7; trumps and hlas cards last), and the rare deal where that discard "
+        "breaks his only hlas (about 1 in 700) is left out, since its Stovka may not be announced. Success: card points + last trick + the "
         "actor's highest hlas >= 100. The same play is settled as Hra (with tichá stovka) for the paired "
         "comparison; when the actor holds the trump 7 the deal is played again with the seven kept back and "
         "settled as Sto a sedem and as Sedma a hra. Strategies: σ as named in each row; every profile meets the "
