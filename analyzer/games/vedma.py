@@ -763,8 +763,10 @@ def build_report(ctx) -> list:
         "and draws first; the last seat deals. `literal` order (the `seed` preset): no preliminary discard, each player "
         "discards his pairs after his own draw (the seed's wording); `standard` order: all pairs are "
         "discarded before the first draw. `exact` is the solution of the game's Markov chain "
-        "(standard order: 2-3 players with both packs and 4 players with 32 cards; literal order: 2 "
-        "players); `z` is the estimate's distance from it in standard errors.",
+        "(standard order: 2-3 players with both packs" + (" and 4 players with 32 cards" if full_size else
+                                                           "; 4 players with 32 cards in a full-size report only, "
+                                                           "a minute's solve") +
+        "; literal order: 2 players); `z` is the estimate's distance from it in standard errors.",
         tables=[("P(lose) by seat", summary_df)])]
     fig, axes = plt.subplots(2, 2, figsize=(11, 7), sharey=True)
     for (i, order), (j, deck) in itertools.product(enumerate(("literal", "standard")), enumerate(PACK_RANKS)):
@@ -796,8 +798,9 @@ def build_report(ctx) -> list:
         "After the preliminary discard a state is: for every set of seats, how many ranks are held one "
         "card each by exactly those seats; the witch's seat; the seat to draw. The chain is solved "
         "exactly in fractions for 2 players and by sparse LU, level by level of cards held, for more. "
-        "The literal order is reduced to the chain after the first two draws (2 players). 4 players "
-        "with 52 cards and 5-6 players are beyond this solver's reach in reasonable time; Monte Carlo only.",
+        "The literal order is reduced to the chain after the first two draws (2 players). "
+        + ("" if full_size else "4 players with 32 cards (a minute's solve) are left out of a report below full size. ")
+        + "4 players with 52 cards and 5-6 players are beyond this solver's reach in reasonable time; Monte Carlo only.",
         tables=[("Exact P(lose) and expected number of draws", pd.DataFrame(exact_rows))]))
 
     fig, axes = plt.subplots(1, 2, figsize=(11, 4), sharey=True)
