@@ -654,21 +654,6 @@ def sensitivity_table(runs: list[tuple[str, dict]]) -> pd.DataFrame:
     return table
 
 
-def _run(ctx, analysis: str, deals: int, overrides: dict | None = None, strategies: dict | None = None):
-    """A report run with strategies, through the context (and its results store) when it can."""
-    from ..runner import RunConfig, run
-
-    config = RunConfig(game="klabor", analysis=analysis, rules="standard", overrides=overrides or {},
-                       deals=max(1, int(deals * ctx.scale)), seed=ctx.seed, strategies=strategies or {})
-    if hasattr(ctx, "run_config"):
-        return ctx.run_config(config)
-    result = run(config, workers=ctx.workers, backend=ctx.backend, progress=ctx.progress)
-    if not result.complete:
-        raise KeyboardInterrupt
-    ctx.runs.append(result)
-    return result
-
-
 def build_report(ctx) -> list:
     from ..report import Section, interval_bars, rate_bars, widest_half_widths
     import matplotlib.pyplot as plt
@@ -689,7 +674,7 @@ def build_report(ctx) -> list:
     sections.append(section)
 
     standard = ctx.run("klabor", "deals", "standard", REPORT_DEALS)
-    pimc = _run(ctx, "deals", REPORT_PIMC_DEALS, strategies={"play_a": "pimc", "play_b": "pimc"})
+    pimc = ctx.run("klabor", "deals", "standard", REPORT_PIMC_DEALS, strategies={"play_a": "pimc", "play_b": "pimc"})
     sensitivity = [("rules file defaults", standard.counters)]
     for label, overrides in RULE_VARIANTS:
         sensitivity.append((label, ctx.run("klabor", "deals", "standard", REPORT_VARIANT_DEALS, overrides).counters))
@@ -742,7 +727,7 @@ def build_report(ctx) -> list:
     section.figures.append(("Net points and bait rates by threshold (greedy play).", fig))
     sections.append(section)
 
-    duel = _run(ctx, "thresholds", REPORT_PIMC_DEALS // 4, strategies={"play_a": "pimc"})
+    duel = ctx.run("klabor", "thresholds", "standard", REPORT_PIMC_DEALS // 4, strategies={"play_a": "pimc"})
     duel_table = thresholds_table(duel.counters, duel.config.rule_options)
     same = duel_table[duel_table.threshold == duel.config.rule_options["opponent_threshold"]].iloc[0]
     section = Section(

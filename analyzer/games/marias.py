@@ -1279,7 +1279,7 @@ def build_report(ctx) -> list:
         f"Paired E[S | Stovka] - E[S | Hra]: {verdict}. Double-dummy play sees every hand and maximises the "
         "side's card points + last trick (the seven is only guarded, not played for); PIMC samples the hidden "
         "cards 20 times per decision (respecting the voids shown) and plays the card optimal in most samples. "
-        "The search players ran on far fewer deals: mind their intervals.",
+        + ("" if ctx.deals else "The search players ran on far fewer deals: mind their intervals."),
         tables=[("Overall Stovka success by strategy profile", overall),
                 ("Money per deal (S per defender, in B) and paired differences", money),
                 ("Companion rates (§8.2)", companion)]))
@@ -1329,8 +1329,8 @@ def build_report(ctx) -> list:
     sections[1].figures.append(("Stovka success rate by trumps and the highest hlas held (heuristic players; "
                                 "cells with at least 200 deals; 95% Wilson intervals).", fig))
     rates, diffs = _comparison_figures(overall, money)
-    sections[1].figures.append(("Forced Stovka made, per card-play profile (95% Wilson intervals; the search "
-                                "players on far fewer deals).", rates))
+    sections[1].figures.append(("Forced Stovka made, per card-play profile (95% Wilson intervals"
+                                + ("" if ctx.deals else "; the search players on far fewer deals") + ").", rates))
     sections[1].figures.append(("Paired differences of the settlement per deal on the same deals and play "
                                 "(95% intervals): §6.5 predicts Stovka - Hra < 0 always; Sto a sedem - Sedma a hra "
                                 "can go either way.", diffs))

@@ -1120,8 +1120,8 @@ def _deal_sections(ctx):
         "would throw part of a made holding), "
         "`best_expected` (every legal discard scored by sampled talons); play `random`, `greedy`, "
         "`double_dummy` (both hands visible) and `pimc` (sampled hidden hands solved double-dummy). "
-        "Rows with `double_dummy`, `pimc` and `best_expected` use fewer deals (see n); their "
-        "intervals are correspondingly wider.",
+        + ("" if ctx.deals else "Rows with `double_dummy`, `pimc` and `best_expected` use fewer deals (see n); "
+           "their intervals are correspondingly wider."),
         tables=[("Pik and repik rates by strategy (estimates; intervals in the next table)", pik_table.reset_index()),
                 ("Key rates with intervals", key),
                 ("Every deal statistic", pd.concat(full, ignore_index=True))])

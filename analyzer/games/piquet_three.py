@@ -238,7 +238,7 @@ def game_table(counters: dict[str, np.ndarray], stake: int = 1) -> pd.DataFrame:
         last = counters["place_by_seat"][s, 2]
         low, high = wilson(last, finished)
         p_last = last / finished if finished else np.nan
-        rows.append(dict(event="mean result in stakes (+1 unless last, -2 if last)", seat=who, count=pd.NA,
+        rows.append(dict(event=f"mean result (+{stake} unless last, -{2 * stake} if last)", seat=who, count=pd.NA,
                          n=finished, estimate=stake * (1 - 3 * p_last), ci_low=float(stake * (1 - 3 * high)),
                          ci_high=float(stake * (1 - 3 * low)), exact=np.nan))
     for p, who in enumerate(PLAYERS):
@@ -499,7 +499,7 @@ def build_report(ctx) -> list:
         "(discard the two cards of least keep value, always take), `refuse`, `best_expected` (refusing "
         "and each discard scored by the expected declaration value over sampled layouts); play by "
         "all three: `greedy`, `random`, `pimc` (sampled hidden hands, each card scored by greedy "
-        "playouts). Rows with `best_expected` and `pimc` use fewer deals (see n).",
+        "playouts)." + ("" if ctx.deals else " Rows with `best_expected` and `pimc` use fewer deals (see n)."),
         tables=[("Key rates by seat (estimates; intervals in the next table)", by_seat.reset_index()),
                 ("Key rates with intervals", key_table),
                 ("Every deal statistic", pd.concat(full, ignore_index=True))])
@@ -512,7 +512,8 @@ def build_report(ctx) -> list:
         rate_bars(rows.assign(label=rows.exchange + " + " + rows.play + ", " + rows.seat), "label", title=event, ax=ax)
     fig.tight_layout()
     deals.figures.append((f"Repik, pik and capot by seat for each exchange + play strategy ({next(iter(PRESETS))}, "
-                          "95% intervals; pimc and best_expected rows have fewer deals).", fig))
+                          "95% intervals" + ("" if ctx.deals else "; pimc and best_expected rows have fewer deals")
+                          + ").", fig))
     hand_section = Section(
         "Single 10-card hands: simulation beside exact values",
         "Events of the dealt 10-card hands (before the exchange), by seat, beside exact probabilities "
