@@ -71,11 +71,12 @@ class RunConfig:
                              f"{MAX_SHARDS:,}: give a larger shard size")
         game = get_game(self.game)
         analysis = game.analysis(self.analysis)
-        analysis.resolve_strategies(dict(self.strategies))
+        strategies = analysis.resolve_strategies(dict(self.strategies))
         rules = game.resolve_rules(self.rules, dict(self.overrides))
-        for check in (game.check_rules, analysis.check):   # options that do not go together
-            if check is not None:
-                check(dict(rules))
+        if game.check_rules is not None:       # options that do not go together
+            game.check_rules(dict(rules))
+        if analysis.check is not None:
+            analysis.check(dict(rules), strategies)
         # the overrides by their validated values, so that 1e4, 10000 and 10_000 make one run
         object.__setattr__(self, "overrides", _freeze({key: rules[key] for key, _ in self.overrides}))
         if self.constraint:   # canonical, so that equal constraints are one run in the store

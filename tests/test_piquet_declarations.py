@@ -9,8 +9,8 @@ import pytest
 from analyzer._core import core, piquet as kernel
 from analyzer.cards import PIQUET32
 from analyzer.games import get_game
-from analyzer.games.piquet import (PRESETS, exact_hand_counts, exact_hand_probabilities, exact_table,
-                                   exact_uncontested, odds_table, score_declarations)
+from analyzer.games.piquet import (PRESETS, dealt_carte_blanche, exact_hand_counts, exact_hand_probabilities,
+                                   exact_table, exact_uncontested, odds_table, score_declarations)
 from analyzer.runner import RunConfig, run
 
 import piquet_reference as ref
@@ -248,3 +248,21 @@ def test_dealt_hands_are_uniform():
         bits = (masks[:, h:h + 1] >> np.arange(32, dtype=np.uint64)) & np.uint64(1)
         freq = bits.sum(axis=0) / 64_000
         assert np.all(np.abs(freq - 12 / 32) < 4.5 * (12 / 32 * 20 / 32 / 64_000) ** 0.5)
+
+
+def test_carte_blanche_both_pays_a_hand_declared_as_dealt_twice():
+    # carte_blanche_when=both (§4, the Belgian variant) pays again when the hand is still blank
+    # after the exchange; declared as dealt (no exchange) the dealt hand is the final one.
+    elder, younger = "KS QS JS KH QH JH KD QD JD KC QC JC", "TS 9S 8S TH 9H 8H TD 9D 8D TC 9C 8C"   # TV7
+    for when, value in (("dealt", 10), ("final", 10), ("both", 20)):
+        r = score_declarations(elder, younger, carte_blanche_when=when)
+        assert r.younger.carte_blanche == value and r.younger.total == value, when
+    # the declaration odds' uncontested value and its exact counterpart pay it the same way
+    options = get_game("piquet").resolve_rules("ru_seed", {"carte_blanche_when": "both"})
+    rows = kernel.score_deals(np.array([PIQUET32.mask(elder.split())], np.uint32),
+                              np.array([PIQUET32.mask(younger.split())], np.uint32), options)
+    plain = kernel.score_deals(np.array([PIQUET32.mask(elder.split())], np.uint32),
+                               np.array([PIQUET32.mask(younger.split())], np.uint32), _options("ru_seed"))
+    changed = np.nonzero(rows[0] != plain[0])[0]
+    assert len(changed) and set((rows[0, changed].astype(int) - plain[0, changed].astype(int)).tolist()) == {10}
+    assert dealt_carte_blanche(options) == 20 and dealt_carte_blanche(_options("ru_seed")) == 10

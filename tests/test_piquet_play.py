@@ -474,3 +474,19 @@ def test_explain_command_takes_declarations(capsys):
     out = capsys.readouterr().out
     assert "sixième major in S; declares only quart major in S" in out and "declares nothing" in out
     assert "Declaration totals: elder 6, younger 51" in out
+
+
+@pytest.mark.parametrize("strategies", [dict(elder_exchange="refuse"), dict(younger_exchange="refuse")])
+def test_refusing_the_exchange_is_refused_where_the_rules_make_it_compulsory(strategies):
+    # classic piquet: the elder exchanges 1 to 5 cards, the younger at least 1 (§3.2)
+    from analyzer.games.piquet import play_one
+
+    with pytest.raises(ValueError, match="refuse keeps the dealt hand"):
+        RunConfig("piquet", "deal", "classic", 10, 1, strategies=strategies)
+    with pytest.raises(ValueError, match="refuse keeps the dealt hand"):
+        play_one(3, "classic", strategies)
+    with pytest.raises(ValueError, match="refuse keeps the dealt hand"):
+        RunConfig("piquet", "partie", "classic", 10, 1, strategies={"a_exchange": "refuse"})
+    RunConfig("piquet", "deal", "ru_seed", 10, 1, strategies=strategies)          # 0 allowed there
+    RunConfig("piquet", "deal", "classic", 10, 1, strategies=strategies,
+              overrides={"exchange_elder": "0,1,2,3,4,5", "exchange_younger": "0,1,2,3,4,5,6,7,8"})

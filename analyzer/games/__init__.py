@@ -42,9 +42,10 @@ class Analysis:
     results_since: Callable[[dict], str] | None = None
     # what one "deal" of a run is (--deals counts them): a whole game or partie for some analyses
     unit: str = "deals"
-    # check(rules): raise ValueError when the resolved rule options are ones this analysis cannot
-    # play (beyond the game's own check_rules); run when a run is configured, before it is stored
-    check: Callable[[dict], Any] | None = None
+    # check(rules, strategies): raise ValueError when the resolved rule options (or them with the
+    # resolved strategies) are ones this analysis cannot play, beyond the game's own check_rules;
+    # run when a run is configured, before it is stored
+    check: Callable[[dict, dict], Any] | None = None
 
     def resolve_strategies(self, chosen: Mapping[str, str] | None = None) -> dict[str, str]:
         """Every role's strategy: the chosen ones, validated, and the defaults for the rest."""

@@ -337,12 +337,19 @@ def thresholds_table(counters: dict[str, np.ndarray], rules: dict[str, Any]) -> 
             for r, rnd in enumerate(ROUNDS):
                 made, baited = counters["made"][k, s, r], counters["baited"][k, s, r]
                 row[f"make rate {seat} {rnd}"] = made / n
-                row[f"bait rate {seat} {rnd}"] = baited / made if made else np.nan
+                # the bait rate of the deals he made trump there: few at the extreme thresholds
+                low, high = wilson(baited, made)
+                row.update({f"bait rate {seat} {rnd}": baited / made if made else np.nan,
+                            f"bait n {seat} {rnd}": int(made), f"bait ci_low {seat} {rnd}": float(low),
+                            f"bait ci_high {seat} {rnd}": float(high)})
         made, baited = counters["made"][k].sum(), counters["baited"][k].sum()
         low, high = wilson(baited, made)
-        row.update({"bait rate": baited / made if made else np.nan, "bait ci_low": float(low), "bait ci_high": float(high)})
-        opp_made = counters["opp_made"][k].sum()
-        row["opponent bait rate"] = counters["opp_baited"][k].sum() / opp_made if opp_made else np.nan
+        row.update({"bait rate": baited / made if made else np.nan, "bait n": int(made), "bait ci_low": float(low),
+                    "bait ci_high": float(high)})
+        opp_made, opp_baited = counters["opp_made"][k].sum(), counters["opp_baited"][k].sum()
+        low, high = wilson(opp_baited, opp_made)
+        row.update({"opponent bait rate": opp_baited / opp_made if opp_made else np.nan, "opponent bait n": int(opp_made),
+                    "opponent bait ci_low": float(low), "opponent bait ci_high": float(high)})
         cross = counters["net_cross"]
         mean, low, high = mean_interval(counters["net_sum"][k], cross[k, k], n)
         row.update({"net per deal pair": mean, "net ci_low": low, "net ci_high": high})
@@ -736,7 +743,9 @@ def build_report(ctx) -> list:
         f"{duel.config.rule_options['pimc_samples']} sampled layouts of the unseen cards double-dummy), "
         "player B greedy, each deal played with A as elder and as dealer. At equal thresholds "
         f"({int(same.threshold)}) the bidding is the same for both, so A's net per deal pair "
-        f"({same['net per deal pair']:.1f}, 95% interval {same['net ci_low']:.1f} to {same['net ci_high']:.1f}) "
+        f"({same['net per deal pair']:.1f}, "
+        + (f"95% interval {same['net ci_low']:.1f} to {same['net ci_high']:.1f}" if np.isfinite(same["net ci_low"])
+           else "no interval from fewer than 30 deals") + ") "
         "measures the card play alone; the other rows also change A's bidding.",
         tables=[("pimc (A) against greedy (B) by A's threshold", duel_table)])
     section.figures.append((

@@ -136,6 +136,21 @@ PLAY = ("greedy", "random", "double_dummy", "pimc")
 ANNOUNCE = ("sure", "never")
 
 
+def check_exchange(rules: dict, strategies: dict) -> None:
+    """The exchange strategy refuse keeps the dealt hand: only where the rules let the seat that
+    uses it exchange no card (classic piquet makes both exchange at least one, §3.2). A holder a
+    or b sits in both seats in turn."""
+    for role, name in strategies.items():
+        if not role.endswith("_exchange") or name != "refuse":
+            continue
+        holder = role[:-len("_exchange")]
+        for key in (f"exchange_{holder}",) if holder in PLAYERS else ("exchange_elder", "exchange_younger"):
+            if 0 not in rules[key]:
+                raise ValueError(f"{role}=refuse keeps the dealt hand, but these rules make the exchange at least "
+                                 f"one card ({key}={','.join(map(str, rules[key]))}); use heuristic or "
+                                 f"best_expected, or allow 0 with --set {key}=0,...")
+
+
 def _roles(*holders: str) -> dict[str, tuple[str, ...]]:
     roles = {}
     for who in holders:
@@ -167,19 +182,20 @@ GAME = Game(
         ),
         "deal": Analysis(
             "deal", "Whole deals: exchange, declarations, open capot, play, pik/repik, deal totals",
-            _deal_kernel, streams=3, strategies=_roles("elder", "younger"),
+            _deal_kernel, streams=3, strategies=_roles("elder", "younger"), check=check_exchange,
             python_methods=_python_roles("elder", "younger"), deal_layout=LAYOUT,
             summary=lambda counters, rules, strategies: [("whole deals", deal_table(counters))],
         ),
         "partie": Analysis(
             "partie", "Whole parties between players A and B (королик or rubicon settlement); deals = parties",
             _partie_kernel, streams=3, strategies=_roles("a", "b"), python_methods=_python_roles("a", "b"),
-            summary=lambda counters, rules, strategies: [("parties", partie_table(counters))],
+            check=check_exchange, summary=lambda counters, rules, strategies: [("parties", partie_table(counters))],
             unit="parties",
         ),
         "compare": Analysis(
             "compare", "Duplicate deals: A and B each play both seats of every deal; A's minus B's deal totals",
             _compare_kernel, streams=3, strategies=_roles("a", "b"), python_methods=_python_roles("a", "b"),
+            check=check_exchange,
         ),
     },
     report=lambda ctx: build_report(ctx),
@@ -371,6 +387,12 @@ def exact_hand_probabilities(n: int = HAND_SIZE) -> dict[str, Fraction]:
 UNCONTESTED_LEVELS = (10, 20, 30, 40, 50, 60)
 
 
+def dealt_carte_blanche(rules: dict) -> int:
+    """What carte blanche pays a hand declared as dealt (no exchange: the dealt hand is the final
+    one, so carte_blanche_when=both pays it twice)."""
+    return rules["carte_blanche_value"] * (2 if rules["carte_blanche_when"] == "both" else 1)
+
+
 @lru_cache(maxsize=None)
 def exact_hand_counts(seq_values: tuple, carte_blanche_value: int = 10, trio_value: int = 3,
                       quatorze_value: int = 14) -> dict[str, np.ndarray]:
@@ -484,7 +506,7 @@ def odds_table(counters: dict[str, np.ndarray], rules: dict[str, Any], with_exac
         exact = {(event, who): Fraction(int(k), m) for _, event, who, k, m in _odds_events(exact_counters)}
     elif with_exact:
         single = exact_hand_probabilities()
-        hist = exact_uncontested(tuple(rules["seq_values"]), rules["carte_blanche_value"],
+        hist = exact_uncontested(tuple(rules["seq_values"]), dealt_carte_blanche(rules),
                                  rules["trio_value"], rules["quatorze_value"])
         single.update({f"uncontested value >= {v}": Fraction(int(hist[v:].sum()), _ALL_HANDS) for v in UNCONTESTED_LEVELS})
         exact = {(event, who): value for event, value in single.items() for who in PLAYERS}
@@ -1094,7 +1116,9 @@ def _deal_sections(ctx):
 
     summary, full, hists, features = [], [], {}, {}
     for preset in PRESETS:
-        pairs = [((ex, pl), (ex, pl), deals) for ex, pl, deals in DEAL_GRID] + list(MIXED)
+        # refuse only where the preset lets a player exchange no card (not classic, §3.2)
+        can_refuse = all(0 in PRESETS[preset][key] for key in ("exchange_elder", "exchange_younger"))
+        pairs = [((ex, pl), (ex, pl), deals) for ex, pl, deals in DEAL_GRID if ex != "refuse" or can_refuse] + list(MIXED)
         for elder, younger, deals in pairs:
             strategies = _seat_strategies("elder", elder, "younger", younger)
             result = ctx.run("piquet", "deal", preset, deals, strategies=strategies,
@@ -1115,7 +1139,8 @@ def _deal_sections(ctx):
     deals_section = Section(
         "Pik and repik with the exchange and the play",
         "Whole deals: the exchange (elder then younger), full declarations, an open capot announced "
-        "only when sure, and the play. Strategies: exchange `refuse` (keep the dealt hand), "
+        "only when sure, and the play. Strategies: exchange `refuse` (keep the dealt hand; not in classic, "
+        "where both players must exchange), "
         "`heuristic` (keep point suit, sequences and sets; take the most cards allowed unless that "
         "would throw part of a made holding), "
         "`best_expected` (every legal discard scored by sampled talons); play `random`, `greedy`, "
@@ -1316,6 +1341,7 @@ def play_one(seed: int = 1, rules: str = "ru_seed", strategies: dict | None = No
 
     options = GAME.resolve_rules(rules, overrides)
     chosen = GAME.analysis("deal").resolve_strategies(strategies)
+    check_exchange(options, chosen)
     d = core.play_one_deal(shard_bit_generators(seed, 0, 3), options, chosen)
     fmt = PIQUET32.format
     lines = [f"piquet deal, rules {rules}, seed {seed}",
@@ -1351,7 +1377,7 @@ def exact_table(rules: str = "ru_seed", **overrides) -> pd.DataFrame:
 
     options = GAME.resolve_rules(rules, overrides)
     start = time.perf_counter()
-    c = exact_hand_counts(tuple(options["seq_values"]), options["carte_blanche_value"], options["trio_value"],
+    c = exact_hand_counts(tuple(options["seq_values"]), dealt_carte_blanche(options), options["trio_value"],
                           options["quatorze_value"])
     seconds = time.perf_counter() - start
     hands = int(c["hands"][0])

@@ -910,14 +910,14 @@ GAME = Game(
     analyses={
         "solo": Analysis("solo", "SOLO(k, π) solvability of random one-player layouts (exact search per deal)",
                          _solo_kernel, summary=lambda *a: solo_summary(*a), results_since=_solo_results_since,
-                         check=check_solo_rules),
+                         check=lambda rules, strategies: check_solo_rules(rules)),
         "blind": Analysis("blind", "SOLO(k, π) layouts played by a blind policy (§9.2): win rate W_σ(k, π), "
                           "actions, cards left, redeals", _blind_kernel, streams=2, strategies={"player": BLIND_POLICIES},
-                          summary=lambda *a: blind_summary(*a), check=check_solo_rules),
+                          summary=lambda *a: blind_summary(*a), check=lambda rules, strategies: check_solo_rules(rules)),
         "blind_paired": Analysis("blind_paired", "the blind analysis with every layout also decided by the "
                                  "SOLO solver: blind outcome x thoughtful outcome per deal", _blind_paired_kernel,
                                  streams=2, strategies={"player": BLIND_POLICIES},
-                                 summary=lambda *a: blind_paired_summary(*a), check=check_solo_rules),
+                                 summary=lambda *a: blind_paired_summary(*a), check=lambda rules, strategies: check_solo_rules(rules)),
         "duel": Analysis("duel", "two-player games with named strategies: first/second/draw rates, length, score",
                          _duel_kernel, streams=2,
                          strategies={"first": _STRATEGY_NAMES, "second": _STRATEGY_NAMES},

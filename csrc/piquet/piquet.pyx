@@ -98,8 +98,9 @@ cdef inline void declare_dealt(mask32 elder, mask32 younger, const SuitTables *t
                                HandEval *ev, DeclResult *res) noexcept nogil:
     evaluate_hand(elder, t, rules, &ev[0])
     evaluate_hand(younger, t, rules, &ev[1])
-    score_declarations(&ev[0], &ev[1], rules.carte_blanche_value if is_blank(elder) else 0,
-                       rules.carte_blanche_value if is_blank(younger) else 0, rules, res)
+    # declared as dealt: the dealt hand is also the final one (carte_blanche_when=both pays twice)
+    score_declarations(&ev[0], &ev[1], carte_blanche_points(elder, elder, rules),
+                       carte_blanche_points(younger, younger, rules), rules, res)
 
 
 cdef void fill_row(uint32_t[::1] row, mask32 *hand, const HandEval *ev, const DeclResult *res,

@@ -254,17 +254,18 @@ cdef inline void evaluate_hand(mask32 hand, const SuitTables *t, const PiquetRul
     e.set_key = 16 + highest_bit32(four) if four else (8 + highest_bit32(trio) if trio else 0)
 
 
-cdef inline int uncontested_value(mask32 hand, const HandEval *e, const PiquetRules *rules) noexcept nogil:
-    """What the hand scores if it wins every category."""
-    return (rules.carte_blanche_value if is_blank(hand) else 0) + e.point_len + e.seq_score + e.set_score
-
-
 cdef inline int carte_blanche_points(mask32 dealt, mask32 final, const PiquetRules *rules) noexcept nogil:
     if rules.carte_blanche_when == CB_DEALT:
         return rules.carte_blanche_value if is_blank(dealt) else 0
     if rules.carte_blanche_when == CB_FINAL:
         return rules.carte_blanche_value if is_blank(final) else 0
     return (rules.carte_blanche_value if is_blank(dealt) else 0) + (rules.carte_blanche_value if is_blank(final) else 0)
+
+
+cdef inline int uncontested_value(mask32 hand, const HandEval *e, const PiquetRules *rules) noexcept nogil:
+    """What the hand scores if it wins every category, declared as dealt (the dealt hand is also
+    the final one: carte_blanche_when=both pays twice)."""
+    return carte_blanche_points(hand, hand, rules) + e.point_len + e.seq_score + e.set_score
 
 
 cdef inline int compare_keys(int elder_key, int younger_key) noexcept nogil:
