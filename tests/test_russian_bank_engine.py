@@ -336,11 +336,13 @@ def test_cli_solves_a_layout_of_ones_own_for_several_redeal_limits(capsys):
                          ([*houses, "--foundations", "a b c d", "--hand", "9H"], "suit S must be a number"),
                          ([*houses, "--hand", "9H", "--partial", "--redeals-used", "2", "--k", "1"],
                           "used 2 redeals"),
-                         ([*houses, "--hand", "9H", "--partial", "--redeals-used", "-1"], "redeals"),
                          (["--seed", "3", "--k", "-5"], "redeal_limit"),
                          (["--seed", "3", "--tempo", "--line"], "--line")):
         assert main(["rb", "solve", *bad]) == 2
         assert message in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stop:      # a usage error of the option itself
+        main(["rb", "solve", *houses, "--hand", "9H", "--partial", "--redeals-used", "-1"])
+    assert stop.value.code == 2 and "--redeals-used must be an integer from 0 to 1,000" in capsys.readouterr().err
 
 
 def test_lookahead_beats_greedy_in_duplicate_play():
