@@ -264,7 +264,8 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("--json", action="store_true", help="config and counters as JSON")
     export = runs_sub.add_parser("export", help="write a run's counters (long form) as CSV and/or Parquet")
     export.add_argument("id", type=run_id)
-    export.add_argument("--csv", type=output_file, metavar="FILE")
+    export.add_argument("--csv", type=lambda text: text if text == "-" else output_file(text), metavar="FILE",
+                        help="the CSV file, or - for standard output")
     export.add_argument("--parquet", type=output_file, metavar="FILE")
     delete = runs_sub.add_parser("delete", help="remove a run and its shards from the store")
     delete.add_argument("id", type=run_id)
@@ -514,7 +515,8 @@ def cmd_runs_export(args) -> int:
         raise UserError("say where to write: --csv FILE and/or --parquet FILE")
     with open_store(args, must_exist=True) as store:
         written = export_run(store, args.id, csv=args.csv, parquet=args.parquet)
-    print(f"run {args.id}: wrote {', '.join(str(p) for p in written)}")
+    # with the CSV on standard output, the confirmation goes to standard error
+    print(f"run {args.id}: wrote {', '.join(str(p) for p in written)}", file=sys.stderr if args.csv == "-" else sys.stdout)
     return 0
 
 

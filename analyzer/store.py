@@ -27,6 +27,7 @@ import json
 import os
 import socket
 import sqlite3
+import sys
 import time
 import zlib
 from dataclasses import dataclass
@@ -484,13 +485,17 @@ def counters_frame(counters: dict[str, np.ndarray]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["counter", "index", "value"])
 
 
-def export_run(store: Store, run_id: int, csv: Path | None = None, parquet: Path | None = None) -> list[Path]:
-    """Write a run's merged counters (long form) with its config as CSV and/or Parquet."""
+def export_run(store: Store, run_id: int, csv: Path | str | None = None, parquet: Path | None = None) -> list:
+    """Write a run's merged counters (long form) with its config as CSV (csv="-": standard
+    output) and/or Parquet."""
     stored = store.get(run_id)
     df = counters_frame(stored.counters or {})
     df.insert(0, "run_id", run_id)
     written = []
-    if csv:
+    if csv == "-":
+        sys.stdout.write(df.to_csv(index=False))
+        written.append("standard output")
+    elif csv:
         Path(csv).write_text(df.to_csv(index=False))
         written.append(Path(csv))
     if parquet:

@@ -258,6 +258,10 @@ def test_runs_commands(tmp_path, capsys):
     hist = np.array(shown["counters"]["total_hist"])
     exported = from_csv[from_csv.counter == "total_hist"]
     assert exported.value.sum() == hist.sum() == 2 * 50_000
+    # --csv - writes the same CSV to standard output (the confirmation to standard error)
+    assert main(["runs", "export", str(run_id), "--store", path, "--csv", "-"]) == 0
+    out, err = capsys.readouterr()
+    assert out == csv.read_text() and "wrote standard output" in err and not os.path.exists("-")
 
     # Asking again prints the same table from the store; extend adds deals to the same run.
     assert main(["piquet", "odds", "--deals", "50000", "--seed", "3", "--no-exact", "--json", "--store", path,
