@@ -442,6 +442,11 @@ def test_cli_score_play_and_errors(capsys):
         assert out == "" and message in err
     assert main(["square", "odds", "--deals", "100", "--no-store", "--set", "placement=rank_fixed"]) == 2
     assert "rank_fixed needs deck=36" in capsys.readouterr().err
+    # asking the partner needs a partner (2 vs 2)
+    assert main(["square", "odds", "--deals", "100", "--no-store", "--strategy", "ask=always"]) == 2
+    assert "has no partner" in capsys.readouterr().err
+    assert main(["square", "odds", "--deals", "100", "--no-store", "--rules", "r1_four", "--strategy", "ask=always"]) == 0
+    capsys.readouterr()
     # the thresholds analysis tries every closing threshold of side A itself
     assert main(["square", "thresholds", "--deals", "100", "--no-store", "--strategy", "close_a=at7"]) == 2
     assert "no strategy role 'close_a'" in capsys.readouterr().err

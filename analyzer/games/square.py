@@ -102,6 +102,16 @@ def check_rules(rules: dict) -> None:
                          f"got deck={rules['deck']}")
 
 
+def check_partner_roles(rules: dict, strategies: dict) -> None:
+    """ask and agree are the 2-vs-2 partner's decisions: a two-player game has no partner."""
+    defaults = {role: STRATEGIES[role][0] for role in ("ask", "agree")}
+    chosen = {role: strategies[role] for role in defaults if role in strategies and strategies[role] != defaults[role]}
+    if chosen and rules["players"] != 4:
+        given = ", ".join(f"{role}={name}" for role, name in chosen.items())
+        raise ValueError(f"{given}: ask and agree are the partner's decisions of the 2-vs-2 game (players=4); "
+                         f"a game of {rules['players']} players has no partner")
+
+
 def threshold_value(name: str) -> int:
     return NEVER if name == "never" else int(name[2:])
 
@@ -151,14 +161,14 @@ GAME = Game(
     check_rules=check_rules,
     analyses={
         "play": Analysis("play", "Deals played out by the chosen strategies: closing, scores, actions",
-                         _play_kernel, streams=2, strategies=STRATEGIES,
+                         _play_kernel, streams=2, strategies=STRATEGIES, check=check_partner_roles,
                          summary=lambda counters, rules, strategies: [("played deals", play_table(counters, rules))]),
         "thresholds": Analysis("thresholds", "Duplicate deals: the tested side (play_a) with every closing "
                                "threshold against play_b/close_b, both seatings", _thresholds_kernel,
-                               streams=2, strategies=THRESHOLD_STRATEGIES, summary=lambda counters, rules, strategies: [
+                               streams=2, strategies=THRESHOLD_STRATEGIES, check=check_partner_roles, summary=lambda counters, rules, strategies: [
                                    ("closing thresholds", thresholds_table(counters))]),
         "match": Analysis("match", "Whole matches to the target or a fixed number of deals", _match_kernel,
-                          streams=2, strategies=STRATEGIES,
+                          streams=2, strategies=STRATEGIES, check=check_partner_roles,
                           summary=lambda counters, rules, strategies: [("matches", match_table(counters, rules))],
                           unit="matches"),
         "baseline": Analysis("baseline", "Squares of distinct random cards (full, and with one empty cell)",
@@ -166,7 +176,7 @@ GAME = Game(
                                  ("random squares beside the exact values", baseline_table(counters, rules))]),
         "compare": Analysis("compare", "Duplicate deals: strategies A and B each hold both sides (every seat) of "
                             "every deal; A's minus B's deal scores", _compare_kernel, streams=3,
-                            strategies=COMPARE_STRATEGIES),
+                            strategies=COMPARE_STRATEGIES, check=check_partner_roles),
     },
     report=lambda ctx: build_report(ctx),
     compare_strategies=lambda a, b: compare_strategies(a, b),
@@ -663,6 +673,7 @@ def play_deal(seed: int, rules: str = "r1", strategies: dict | None = None, firs
     with cards as strings."""
     options = GAME.resolve_rules(rules, overrides)
     chosen = GAME.analysis("play").resolve_strategies(strategies)
+    check_partner_roles(options, chosen)
     pack = deck_of(options)
     gens = [np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(0, k))) for k in range(2)]
     log = core.play_logged(gens[0], gens[1], kernel_spec(options, chosen), first)
