@@ -483,9 +483,9 @@ def cmd_run_extend(args) -> int:
 
 
 def cmd_runs_list(args) -> int:
-    from .store import Store, default_store_path, runs_table
+    from .store import Store, runs_table, store_path
 
-    path = Path(args.store).expanduser() if args.store else default_store_path()
+    path = store_path(args.store)
     if not path.exists():   # nothing stored there yet (or a mistyped path): say so, make nothing
         print("[]" if args.json else f"no results store at {path}")
         return 0

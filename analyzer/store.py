@@ -86,6 +86,11 @@ def default_store_path() -> Path:
     return Path(data_home) / "kozyr" / "store.sqlite"
 
 
+def store_path(path: str | os.PathLike | None = None) -> Path:
+    """The store file of --store PATH, else the default (default_store_path)."""
+    return Path(path).expanduser() if path else default_store_path()
+
+
 def _now() -> str:
     return datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
 
@@ -200,7 +205,7 @@ class Store:
         """Open the store at `path` (default_store_path() if None), made if it does not exist,
         unless `must_exist` (commands that only read or change stored runs: a mistyped path is
         an error, not a new empty store)."""
-        self.path = Path(path).expanduser() if path else default_store_path()
+        self.path = store_path(path)
         if self.path.exists() and self.path.is_dir():
             raise ValueError(f"the store {self.path} is a directory; give a file name such as {self.path / 'store.sqlite'}")
         if must_exist and not self.path.exists():

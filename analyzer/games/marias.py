@@ -333,10 +333,18 @@ _ANALYSES = {
         summary=lambda counters, rules, strategies: list(stovka_tables(counters).items()))
     for f, what in STOVKA_FILTERS.items()
 }
+def _check_protocol_l_trumps(rules: dict, strategies: dict) -> None:
+    """Under protocol L the auction's winner names the trumps (§3.6): no trump_choice applies."""
+    if rules["protocol"] == "L" and strategies.get("trump_choice", "longest") != "longest":
+        raise ValueError(f"protocol L takes trump_choice longest, not {strategies['trump_choice']}: the auction's "
+                         "winner names the trumps (§3.6)")
+
+
 _ANALYSES["game"] = Analysis(
     "game", "The whole game (protocol V, or L with protocol=L): trump choice or auction, discard, takeovers, "
     "contract, doublings, play, money",
     _kernel("natural"), streams=3, strategies=NATURAL_ROLES, python_methods=PYTHON_ROLES,
+    check=_check_protocol_l_trumps,
     summary=lambda counters, rules, strategies: [("contracts", contracts_table(counters))])
 
 
@@ -355,7 +363,8 @@ _ANALYSES["compare"] = Analysis(
     _compare_kernel, streams=4, python_methods=dict(a_play=("choose_card",), b_play=("choose_card",),
                                                      discard=("choose_discard",)),
     strategies=dict(a_play=CARD_STRATEGIES, b_play=CARD_STRATEGIES,
-                    **{role: NATURAL_ROLES[role] for role in ("trump_choice", "discard", "contract", "doubling")}))
+                    **{role: NATURAL_ROLES[role] for role in ("trump_choice", "discard", "contract", "doubling")}),
+    check=_check_protocol_l_trumps)
 
 
 def compare_strategies(a: str, b: str) -> dict[str, str]:
@@ -1440,8 +1449,6 @@ def _cmd_stovka(args) -> int:
 def _cmd_game(args) -> int:
     from .. import cli
 
-    if GAME.resolve_rules(args.rules, dict(args.overrides))["protocol"] == "L":
-        _check_trump_choice(args, "game --set protocol=L (the auction's winner names trumps)", ("longest",))
     result = cli.execute(args, "marias", "game")
     return _emit_tables(args, result, dict(cli.summary_tables(result)))
 

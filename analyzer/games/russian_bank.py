@@ -129,6 +129,7 @@ _OPEN_POOL_STRICT = ("solo_model=open_pool is exact only for SOLO(∞, none): un
 def check_solo_rules(rules: dict) -> dict:
     """check_rules, and the rules of play the SOLO game of §9.2 fixes (SOLO_FIXED)."""
     check_rules(rules)
+
     def text(v):
         return str(v).lower() if isinstance(v, bool) else str(v)
     for key, (value, what) in SOLO_FIXED.items():
@@ -136,6 +137,11 @@ def check_solo_rules(rules: dict) -> dict:
             raise ValueError(f"option {key}={text(rules[key])} does not apply to the SOLO game, which {what} "
                              f"(§9.2); leave it at {text(value)} for the solo and blind analyses")
     return rules
+
+
+def _check_solo(rules: dict, strategies: dict) -> None:
+    """Analysis.check of the solo and blind analyses (their strategies do not matter here)."""
+    check_solo_rules(rules)
 
 
 def resolve(rules: str | dict = "default", overrides: dict | None = None) -> dict:
@@ -910,14 +916,14 @@ GAME = Game(
     analyses={
         "solo": Analysis("solo", "SOLO(k, π) solvability of random one-player layouts (exact search per deal)",
                          _solo_kernel, summary=lambda *a: solo_summary(*a), results_since=_solo_results_since,
-                         check=lambda rules, strategies: check_solo_rules(rules)),
+                         check=_check_solo),
         "blind": Analysis("blind", "SOLO(k, π) layouts played by a blind policy (§9.2): win rate W_σ(k, π), "
                           "actions, cards left, redeals", _blind_kernel, streams=2, strategies={"player": BLIND_POLICIES},
-                          summary=lambda *a: blind_summary(*a), check=lambda rules, strategies: check_solo_rules(rules)),
+                          summary=lambda *a: blind_summary(*a), check=_check_solo),
         "blind_paired": Analysis("blind_paired", "the blind analysis with every layout also decided by the "
                                  "SOLO solver: blind outcome x thoughtful outcome per deal", _blind_paired_kernel,
                                  streams=2, strategies={"player": BLIND_POLICIES},
-                                 summary=lambda *a: blind_paired_summary(*a), check=lambda rules, strategies: check_solo_rules(rules)),
+                                 summary=lambda *a: blind_paired_summary(*a), check=_check_solo),
         "duel": Analysis("duel", "two-player games with named strategies: first/second/draw rates, length, score",
                          _duel_kernel, streams=2,
                          strategies={"first": _STRATEGY_NAMES, "second": _STRATEGY_NAMES},
