@@ -16,7 +16,8 @@ from analyzer._core import vedma as kernel
 from analyzer.cards import FULL52
 from analyzer.games import get_game
 from analyzer.games.vedma import (build_report, discard_pairs, exact_values, length_table, loss_table, parse_hands,
-                                  placement_table, play_deal, position_odds, session_expectations)
+                                  placement_table, play_deal, position_odds, session_expectations,
+                                  session_spread)
 from analyzer.runner import RunConfig, run
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -312,6 +313,31 @@ def test_session_rotation_evens_out_over_a_round():
     for deals in (0, -5):               # once NaN shares or silent zeros
         with pytest.raises(ValueError, match="deals must be an integer from 1"):
             session_expectations(seat_loss, "rotate", deals)
+
+
+def test_session_share_intervals_carry_the_seat_rates_uncertainty():
+    """The delta-method interval of a session share against the spread of shares computed from
+    multinomial samples of the seat rates; one deal: the share is the seat's own rate."""
+    seat_loss, sampled = np.array([0.1, 0.2, 0.3, 0.4]), 10_000
+    one = session_expectations(seat_loss, "loser", 1, sampled)
+    assert np.allclose(one.share_ci_high - one.share, 1.959964 * np.sqrt(seat_loss * (1 - seat_loss) / sampled))
+    rng = np.random.default_rng(4)
+    for rule, deals in (("loser", 5), ("rotate", 6)):
+        table = session_expectations(seat_loss, rule, deals, sampled)
+        simulated = np.array([session_expectations(rng.multinomial(sampled, seat_loss) / sampled, rule, deals).share
+                              for _ in range(2000)])
+        half = (table.share_ci_high - table.share).to_numpy()
+        assert np.allclose(half / 1.959964, simulated.std(axis=0), rtol=0.08)
+    # A full round of rotation: every share is exactly 1/n whatever the rates, so no width.
+    full = session_expectations(seat_loss, "rotate", 8, sampled)
+    assert np.allclose(full.share_ci_low, 0.25) and np.allclose(full.share_ci_high, 0.25)
+    even = session_spread(seat_loss, "rotate", 8, sampled)
+    assert even["spread"] == 0.0 and even["most_losses"] is None
+    spread = session_spread(seat_loss, "loser", 5, sampled)
+    shares = session_expectations(seat_loss, "loser", 5).share
+    assert (spread["most_losses"], spread["fewest_losses"]) == (3, 0)
+    assert np.isclose(spread["spread"], shares[3] - shares[0])
+    assert spread["spread_ci_low"] < spread["spread"] < spread["spread_ci_high"]
 
 
 def test_length_table_adds_up():

@@ -25,11 +25,12 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from scipy.stats import norm
 
 from .. import option_parsing as parsing
 from .._core import vedma as core
 from ..cards import FULL52, Cards, check_disjoint
-from ..stats import mean_interval, wilson
+from ..stats import CONFIDENCE, mean_interval, wilson
 from . import Analysis, Game
 
 WITCH = "QS"
@@ -700,25 +701,83 @@ def placement_table(counters: dict[str, np.ndarray], rules: dict) -> pd.DataFram
     return pd.DataFrame(rows)
 
 
-def session_expectations(seat_loss, next_dealer: str, deals: int) -> pd.DataFrame:
-    """Expected losses of each player over a session of `deals` deals, starting with player n-1
-    dealing (so player p sits at seat p), given the per-seat loss probabilities of one deal.
-    ``rotate``: the deal passes to the left; ``loser``: the loser deals next (a Markov chain on the
-    dealer). The deals are independent given the seats, so this is exact for exact inputs."""
-    seat_loss = np.asarray([float(x) for x in seat_loss])
+def _session_losses(seat_loss: np.ndarray, next_dealer: str, deals: int):
+    """Each player's expected losses over `deals` deals and their gradient with respect to the
+    per-seat loss probabilities ([player, seat]), carried forward through the dealer's chain."""
     n = len(seat_loss)
+    # with player D dealing, player p sits at seat (p - D - 1) mod n
+    seat_of = (np.arange(n)[:, None] - np.arange(n)[None, :] - 1) % n     # [player p, dealer D]
+    at_seat = seat_loss[seat_of]
+    dealer = np.zeros(n)
+    dealer[n - 1] = 1.0
+    d_dealer = np.zeros((n, n))
+    expected, d_expected = np.zeros(n), np.zeros((n, n))
+    for _ in range(deals):
+        lose = at_seat @ dealer
+        d_lose = at_seat @ d_dealer
+        for d in range(n):
+            d_lose[np.arange(n), seat_of[:, d]] += dealer[d]
+        expected += lose
+        d_expected += d_lose
+        if next_dealer == "loser":
+            dealer, d_dealer = lose, d_lose
+        else:
+            dealer, d_dealer = np.roll(dealer, 1), np.roll(d_dealer, 1, axis=0)
+    return expected, d_expected
+
+
+def _session_inputs(seat_loss, next_dealer: str, deals: int) -> tuple[np.ndarray, int]:
+    seat_loss = np.asarray([float(x) for x in seat_loss])
     deals = parsing.integer("deals", deals, 1, 10**9)
     if next_dealer not in _CHOICES["next_dealer"]:
         raise ValueError(f"next_dealer must be rotate or loser, got {next_dealer!r}")
-    dealer = np.zeros(n)
-    dealer[n - 1] = 1.0
-    expected = np.zeros(n)
-    for _ in range(deals):
-        # with player D dealing, player p sits at seat (p - D - 1) mod n
-        lose = np.array([sum(dealer[d] * seat_loss[(p - d - 1) % n] for d in range(n)) for p in range(n)])
-        expected += lose
-        dealer = lose if next_dealer == "loser" else np.roll(dealer, 1)
-    return pd.DataFrame({"player": range(n), "expected_losses": expected, "share": expected / deals})
+    return seat_loss, deals
+
+
+def _delta_half_width(gradient: np.ndarray, seat_loss: np.ndarray, sample_deals: int) -> np.ndarray:
+    """95% half-width of functions of the seat loss probabilities estimated from `sample_deals`
+    deals with one loser each (a multinomial), by the delta method; `gradient` [function, seat]."""
+    covariance = (np.diag(seat_loss) - np.outer(seat_loss, seat_loss)) / sample_deals
+    variance = np.einsum("fi,ij,fj->f", gradient, covariance, gradient)
+    return norm.ppf(0.5 + CONFIDENCE / 2) * np.sqrt(np.maximum(variance, 0.0))
+
+
+def session_expectations(seat_loss, next_dealer: str, deals: int, sample_deals: int | None = None) -> pd.DataFrame:
+    """Expected losses of each player over a session of `deals` deals, starting with player n-1
+    dealing (so player p sits at seat p), given the per-seat loss probabilities of one deal.
+    ``rotate``: the deal passes to the left; ``loser``: the loser deals next (a Markov chain on the
+    dealer). The deals are independent given the seats, so this is exact for exact inputs.
+
+    With `sample_deals`, the seat probabilities are taken as estimated from that many simulated
+    deals and each share gets a 95% delta-method interval (`n` = sample_deals): the uncertainty of
+    the expected share, not the spread of one real session's outcome."""
+    seat_loss, deals = _session_inputs(seat_loss, next_dealer, deals)
+    expected, d_expected = _session_losses(seat_loss, next_dealer, deals)
+    table = pd.DataFrame({"player": range(len(seat_loss)), "expected_losses": expected, "share": expected / deals})
+    if sample_deals is not None:
+        half = _delta_half_width(d_expected / deals, seat_loss, sample_deals)
+        table["n"] = sample_deals
+        table["share_ci_low"] = np.maximum(table.share - half, 0.0)
+        table["share_ci_high"] = np.minimum(table.share + half, 1.0)
+    return table
+
+
+def session_spread(seat_loss, next_dealer: str, deals: int, sample_deals: int) -> dict:
+    """The largest expected share of losses minus the smallest over a session, the two players and
+    the spread's 95% delta-method interval for seat probabilities estimated from `sample_deals`
+    deals. Shares equal by symmetry (every seat equally often) give exactly 0 with no width."""
+    seat_loss, deals = _session_inputs(seat_loss, next_dealer, deals)
+    expected, d_expected = _session_losses(seat_loss, next_dealer, deals)
+    share, gradient = expected / deals, d_expected / deals
+    most, least = int(np.argmax(share)), int(np.argmin(share))
+    difference_gradient = gradient[most] - gradient[least]
+    if not np.any(np.abs(difference_gradient) > 1e-12):   # the same function of the seat rates: all equal
+        return dict(n=sample_deals, most_losses=None, fewest_losses=None, spread=0.0, spread_ci_low=0.0,
+                    spread_ci_high=0.0)
+    spread = float(share[most] - share[least])
+    half = float(_delta_half_width(difference_gradient[None, :], seat_loss, sample_deals)[0])
+    return dict(n=sample_deals, most_losses=most, fewest_losses=least, spread=spread,
+                spread_ci_low=max(spread - half, 0.0), spread_ci_high=spread + half)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -728,6 +787,7 @@ REPORT_DEALS = 1_000_000
 REPORT_PLACEMENT_DEALS = 500_000
 REPORT_EDGE_WEIGHTS = (2.0, 0.5)
 SESSION_DEALS = (6, 12, 60)
+SESSION_SHARE_DEALS = 12     # the session length of the report's per-player table
 MAX_SESSION_DEALS = 100_000
 
 
@@ -843,24 +903,38 @@ def build_report(ctx) -> list:
         figures=[("Smart against random placement on the same deals: the change in each seat's P(lose) "
                   "with its 95% interval (negative: the smart holder loses less).", fig)]))
 
-    session_rows = []
+    spread_rows, share_rows = [], []
     for (order, deck, players), result in results.items():
         if deck != 32 or players not in (3, 4):
             continue
-        seat_loss = result.counters["lose"][:players] / result.counters["deals"][0]
+        rules, sampled = result.config.rule_options, int(result.counters["deals"][0])
+        seat_loss = result.counters["lose"][:players] / sampled
+        exact = _exact_or_none(rules, slow=full_size)
         for rule in _CHOICES["next_dealer"]:
             for deals in SESSION_DEALS:
-                df = session_expectations(seat_loss, rule, deals)
-                session_rows.append(dict(order=order, players=players, next_dealer=rule, session_deals=deals,
-                                         **{f"player {p} share": s for p, s in enumerate(df["share"])},
-                                         spread=float(df["share"].max() - df["share"].min())))
+                spread_rows.append(dict(order=order, players=players, next_dealer=rule, session_deals=deals,
+                                        **session_spread(seat_loss, rule, deals, sampled)))
+            shares = session_expectations(seat_loss, rule, SESSION_SHARE_DEALS, sampled)
+            exact_shares = (session_expectations([float(x) for x in exact.lose], rule, SESSION_SHARE_DEALS).share
+                            if exact else np.nan)
+            share_rows.append(shares.drop(columns="expected_losses").assign(
+                order=order, players=players, next_dealer=rule, exact_share=exact_shares))
+    shares = pd.concat(share_rows, ignore_index=True)
+    shares = shares[["order", "players", "next_dealer", "player", "n", "share", "share_ci_low", "share_ci_high",
+                     "exact_share"]]
     sections.append(Section(
         "Ved'ma: sessions — does the dealer rotation even out the seats?",
         "Share of the deals each player is expected to lose over a session, player n-1 dealing first, "
         "computed from the per-seat P(lose) above (the deals are independent given the seats). "
         "`rotate`: the deal passes to the left, so over a multiple of n deals every player sits in "
-        "every seat equally often; `loser`: the loser deals next.",
-        tables=[("Expected share of losses per player, 32 cards", pd.DataFrame(session_rows))]))
+        "every seat equally often; `loser`: the loser deals next. The intervals (95%, delta method) "
+        "carry the uncertainty of the per-seat rates estimated from `n` deals into the expected shares; "
+        "they are not the spread of one real session's outcome. `spread` is the largest expected share "
+        "minus the smallest (players `most_losses` and `fewest_losses`); it is exactly 0, with no width and "
+        "no players named, when every player sits in every seat equally often. `exact_share` comes from the exact per-seat "
+        "P(lose) where the chain gives it.",
+        tables=[("Spread of the expected shares of losses, 32 cards", pd.DataFrame(spread_rows)),
+                (f"Expected share of losses per player over {SESSION_SHARE_DEALS} deals, 32 cards", shares)]))
     return sections
 
 
@@ -894,7 +968,7 @@ def register_cli(sub) -> None:
                                 "the same as --set edge_weight=W")
     placement.set_defaults(handler=_cmd_placement)
 
-    session = sub.add_parser("session", help="expected share of losses per player over a session (option next_dealer)")
+    session = sub.add_parser("session", help="expected share of losses per player over a session, with 95%% intervals (option next_dealer)")
     cli.add_run_options(session, "vedma", default_deals=1_000_000)
     session.add_argument("--session-deals", type=cli.count, default=12, help="deals in a session (default 12)")
     session.set_defaults(handler=_cmd_session)
@@ -966,8 +1040,9 @@ def _cmd_session(args) -> int:
     result = cli.execute(args, "vedma", "play")
     # not in the play analysis's summary: the session length is an argument of this command only
     rules = result.config.rule_options
-    seat_loss = result.counters["lose"][:rules["players"]] / result.counters["deals"][0]
-    cli.emit_table(args, result, session_expectations(seat_loss, rules["next_dealer"], args.session_deals))
+    sampled = int(result.counters["deals"][0])
+    seat_loss = result.counters["lose"][:rules["players"]] / sampled
+    cli.emit_table(args, result, session_expectations(seat_loss, rules["next_dealer"], args.session_deals, sampled))
     return 0 if result.complete else cli.EXIT_INTERRUPTED
 
 
