@@ -14,7 +14,8 @@ import pytest
 from analyzer._core import semerik as kernel
 from analyzer.cards import SEMERIK40
 from analyzer.cli import main
-from analyzer.games.semerik import PRESETS, deal_table, declaration_table, play_deal, replay_deal
+from analyzer.games.semerik import (PRESETS, deal_points_distribution, deal_table, declaration_table, play_deal,
+                                    replay_deal)
 from analyzer.stats import wilson
 from analyzer.runner import RunConfig, run
 
@@ -95,6 +96,21 @@ def test_share_of_points_from_declarations_and_its_interval():
     _, two = played_rows(2, 2)
     row = deal_table(two).set_index("event").loc["share of points from declarations"]
     assert row.estimate == pytest.approx(3 / 7) and np.isnan(row.ci_low) and np.isnan(row.ci_high)
+
+
+def test_deal_points_distribution_counts_each_partnership_by_role():
+    n = 1500
+    rows, counters = played_rows(n, 31)
+    table = deal_points_distribution(counters)
+    dealing_side = rows[:, L["dealer"]].astype(np.int64) % 2
+    totals = rows[:, L["total"]:L["total"] + 2].astype(np.int64)
+    by_role = {"dealing": totals[np.arange(n), dealing_side], "leading": totals[np.arange(n), 1 - dealing_side]}
+    assert (table.n == n).all()
+    for role, points in by_role.items():
+        assert table[role].tolist() == pytest.approx([(points == k).mean() for k in table.points])
+        low, high = wilson((points == 3).sum(), n)
+        assert (table.loc[3, f"{role}_ci_low"], table.loc[3, f"{role}_ci_high"]) == pytest.approx((float(low), float(high)))
+        assert table[role].sum() == pytest.approx(1.0)
 
 
 def test_pooled_hand_rates_allow_for_the_hands_of_a_deal_not_being_independent():

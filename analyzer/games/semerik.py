@@ -651,7 +651,7 @@ def deal_points_distribution(counters: dict[str, np.ndarray]) -> pd.DataFrame:
     top = int(np.nonzero(hist.sum(axis=0))[0].max()) + 1
     rows = []
     for k in range(top):
-        row = {"points": k}
+        row = {"points": k, "n": n}
         for role, name in enumerate(ROLES):
             low, high = wilson(hist[role, k], n)
             row.update({f"{name}": hist[role, k] / n, f"{name}_ci_low": float(low), f"{name}_ci_high": float(high)})
