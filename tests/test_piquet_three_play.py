@@ -98,7 +98,8 @@ def _check_against_reference(options, d, n):
     ("ru_three_seq34", {}, "greedy"),
     ("ru_three", {"category_tie": "tied_score", "pik_window": "whole_play", "leza": "majority",
                   "point_tiebreak": "none"}, "random"),
-    ("ru_three_seq34", {"pik_seat": "any", "capot_keeps_last_trick": True, "carte_blanche_when": "both"}, "greedy"),
+    ("ru_three_seq34", {"pik_seat": "any", "pik_window": "whole_play", "capot_keeps_last_trick": True,
+                        "carte_blanche_when": "both"}, "greedy"),
 ])
 def test_kernel_matches_reference(rules, overrides, play):
     n = 1500

@@ -6,6 +6,7 @@ from analyzer.games import get_game
 from analyzer.games.piquet import score_deal_three as score_via_piquet
 from analyzer.games.piquet_three import (PRESETS, places_from_totals, score_deal_three,
                                          score_declarations_three)
+from analyzer.runner import RunConfig
 
 # TH1 (rules §13.3): D dealer, L first leader, R third; talon 8C 7C.
 TH1 = dict(dealer="KH QH JH TH 9H 8H KD QD JD TD", first="AS KS QS JS TS 9S AH AD AC 7H",
@@ -208,6 +209,12 @@ def test_options_validated():
                        ("stake", "x"), ("open_capot", True)):
         with pytest.raises(ValueError, match=key):
             game.resolve_rules("ru_three", {key: value})
+    # the first leader's opening lead closes the others' window unless the window is the whole play
+    with pytest.raises(ValueError, match="pik_seat=any needs pik_window=whole_play"):
+        RunConfig("piquet_three", "deal", "ru_three", 10, 1, overrides={"pik_seat": "any"})
+    with pytest.raises(ValueError, match="pik_seat=any needs pik_window=whole_play"):
+        score_declarations_three(TH1["dealer"], TH1["first"], TH1["third"], pik_seat="any")
+    RunConfig("piquet_three", "deal", "ru_three", 10, 1, overrides={"pik_seat": "any", "pik_window": "whole_play"})
 
 
 # ---------------------------------------------------------------------------------------------

@@ -179,6 +179,10 @@ def test_bad_input_names_the_problem():
         check_rules(GAME.resolve_rules("r1", {"placement": "rank_fixed"}))
     with pytest.raises(ValueError, match="rank_fixed needs deck=36"):   # before a run is stored
         RunConfig("square", "play", "r1", 10, 1, overrides={"placement": "rank_fixed"})
+    # four players of 8 cards use the whole 32-card pack: draw8 would be deal=whole under another name
+    with pytest.raises(ValueError, match="deal=draw8 leaves no stock with 4 players and deck=32"):
+        RunConfig("square", "play", "r1_four", 10, 1, overrides={"deal": "draw8"})
+    assert check_rules(GAME.resolve_rules("r1_four", {"deal": "draw8", "deck": 36})) is None
     with pytest.raises(ValueError, match="unknown play_a strategy"):
         GAME.analysis("play").resolve_strategies({"play_a": "clever"})
     with pytest.raises(ValueError, match="expected 2 hands"):

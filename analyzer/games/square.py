@@ -100,6 +100,9 @@ def check_rules(rules: dict) -> None:
     if rules["placement"] == "rank_fixed" and rules["deck"] != 36:
         raise ValueError("option placement=rank_fixed needs deck=36 (nine ranks for the nine places), "
                          f"got deck={rules['deck']}")
+    if rules["deal"] == "draw8" and rules["players"] * 8 >= rules["deck"]:
+        raise ValueError(f"option deal=draw8 leaves no stock with {rules['players']} players and deck={rules['deck']} "
+                         "(8 cards each use the whole pack): it is deal=whole; choose a larger deck or two players")
 
 
 def check_partner_roles(rules: dict, strategies: dict) -> None:
