@@ -10,6 +10,7 @@ import pytest
 
 from analyzer._core import marias as core
 from analyzer.cards import MARIAS32
+from analyzer.cli import main
 from analyzer.games.marias import GAME, play_deal, settle
 
 import marias_reference as ref
@@ -182,6 +183,50 @@ def test_sedma_proti_and_seven_events():
     r = play_deal(HANDS, "JD JH", "hra", "C", sedma_proti=True, strategies="heuristic")
     assert "sedma_proti" in r.settlement.parts
     assert r.seven in ("none", "won_def", "killed_def")
+
+
+# Protocol L: the middle player (seat 1) plays Hra in spades; the rear holds 7S, the forehand
+# plays after the actor's left-hand neighbour, the rear
+L_HANDS = ["8S 9S TH JH QH KH AH 7D 8D AD", "AS KS QS JS TS AC KC QC JC TC", "7S 7H 8H 9H TD JD QD KD 7C 8C"]
+L_DEAL = dict(hands=L_HANDS, talon="9D 9C", contract="hra", trump="S", actor=1, protocol="L")
+
+
+def test_each_defender_settles_his_own_sedma_proti_and_doublings():
+    # sedma proti announced by the rear binds only him under sedma_proti_only_announcer; per_defender
+    # lists the actor's left-hand neighbour (rear) first, and the explanation names the right seat
+    r = play_deal(**L_DEAL, sedma_proti=True, sedma_proti_only_announcer=True)
+    rear, forehand = r.settlement.defender_parts
+    assert "sedma_proti" in rear and "sedma_proti" not in forehand and rear["hra"] == forehand["hra"]
+    assert r.settlement.per_defender == (sum(rear.values()), sum(forehand.values()))
+    lines = r.explain().splitlines()
+    assert any(line.startswith(f"  rear pays the actor {sum(rear.values())} B") and "sedma_proti" in line for line in lines)
+    assert any(line.startswith(f"  forehand pays the actor {forehand['hra']} B") for line in lines)
+    # flek_per_defender: the rear doubled the hra, the forehand did not
+    plain = play_deal(**L_DEAL, flek_per_defender=True)
+    fleked = play_deal(**L_DEAL, flek_per_defender=True, k=[{"hra": 1}, {}])
+    assert plain.settlement.per_defender[0] == plain.settlement.per_defender[1] != 0
+    assert fleked.settlement.per_defender == (2 * plain.settlement.per_defender[0], plain.settlement.per_defender[1])
+    for kwargs, message in ((dict(k=[{"hra": 1}, {}]), "need flek_per_defender=true"),
+                            (dict(k=[{"hra": 1}], flek_per_defender=True), "a pair of mappings"),
+                            (dict(k=[{"sedma_proti": 1}, {}], sedma_proti=True, flek_per_defender=True),
+                             "same number of doublings for both defenders")):
+        with pytest.raises(ValueError, match=message):
+            play_deal(**L_DEAL, **kwargs)
+
+
+def test_explain_takes_doublings_by_seat(capsys):
+    args = ["marias", "explain", "--hands", *L_HANDS, "--talon", "9D 9C", "--contract", "hra", "--trump", "S",
+            "--actor", "1", "--set", "protocol=L", "--set", "flek_per_defender=true"]
+    expected = play_deal(**L_DEAL, flek_per_defender=True, k=[{"hra": 1}, {}]).explain()
+    assert main(args + ["--double", "rear:hra=1"]) == 0
+    assert capsys.readouterr().out.strip() == expected.strip()
+    for extra, message in ((["--double", "middle:hra=1"], "middle is the actor"),
+                           (["--double", "east:hra=1"], "unknown seat 'east'"),
+                           (["--double", "rear:hra=x"], "must be a whole number")):
+        assert main(args + extra) == 2
+        assert message in capsys.readouterr().err
+    assert main(args[:-2] + ["--double", "rear:hra=1"]) == 2
+    assert "need flek_per_defender=true" in capsys.readouterr().err
 
 
 def test_kernel_settlement_matches_settle():

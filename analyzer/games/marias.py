@@ -45,10 +45,15 @@ def steps(points: int) -> int:
 
 @dataclass(frozen=True)
 class Settlement:
-    per_defender: tuple[int, int]       # what defender 1 and defender 2 each pay the actor, in B
+    # what each defender pays the actor, in B: first the actor's left-hand neighbour (the next to
+    # play after him), then the other
+    per_defender: tuple[int, int]
     winner: str                         # "actor" | "defenders" (the main part decides, §6.4)
     parts: dict[str, int] = field(default_factory=dict)   # per-defender parts before hearts
     hearts: int = 1                     # 2 in a suit game with hearts trumps
+    # each defender's parts, in the order of per_defender (they differ from parts only under
+    # flek_per_defender or sedma_proti_only_announcer)
+    defender_parts: tuple[dict[str, int], ...] = ()
 
     @property
     def amount(self) -> int:
@@ -94,10 +99,10 @@ def settle(game: str, trump: str | None = None, k: Mapping[str, int] | Sequence[
 
     game: hra | sedma (Sedma a hra) | stovka | sto_a_sedem | maly | velky. trump: S H D C (suit
     games). k: doublings per part {hra, sedma, main, sedma_proti}; with ``flek_per_defender`` a
-    pair of such mappings, one per defender. cp_actor: A/T points in the actor's tricks (0..80,
+    pair of such mappings, one per defender (the actor's left-hand neighbour first). cp_actor: A/T points in the actor's tricks (0..80,
     multiple of 10). last: who won trick 10 ("actor" | "def"). hlasy_*: 20/40 values in the order
     declared. seven: one of SEVEN_EVENTS. actor_tricks: tricks the actor won (Malý/Veľký).
-    proti_by: which defender (0 or 1) announced sedma proti (used by sedma_proti_only_announcer).
+    proti_by: which defender (0: the actor's left-hand neighbour, 1: the other) announced sedma proti (used by sedma_proti_only_announcer).
     Keyword options: see SETTLEMENT_DEFAULTS."""
     unknown = set(options) - set(SETTLEMENT_DEFAULTS)
     if unknown:
@@ -152,7 +157,7 @@ def settle(game: str, trump: str | None = None, k: Mapping[str, int] | Sequence[
         per_defender.append(amount)
     parts, main = results[0]
     winner = "actor" if parts[main] > 0 else "defenders"
-    return Settlement(tuple(per_defender), winner, parts, hearts)
+    return Settlement(tuple(per_defender), winner, parts, hearts, tuple(p for p, _ in results))
 
 
 def _trick_game(game: str, k: dict, actor_tricks: int, o: dict):
@@ -1014,6 +1019,34 @@ def _parse_tricks(tricks) -> list[str]:
     return flat
 
 
+def _check_doublings(k, contract: str, sedma_proti: bool, options: dict) -> dict[str, int] | list[dict[str, int]]:
+    """play_deal's k: one mapping of doublings per part, or a pair of them (one per defender)
+    under flek_per_defender; each part must be one the contract has, within max_doublings."""
+    if k is None or isinstance(k, Mapping):
+        pair = None
+        ks = [_check_k(k or {}, "k")]
+    else:
+        pair = list(k)
+        if not options["flek_per_defender"]:
+            raise ValueError("doublings per defender need flek_per_defender=true: without it a doubling by one "
+                             "defender binds both (A2)")
+        if len(pair) != 2:
+            raise ValueError(f"k must be one mapping, or a pair of mappings (one per defender), got {len(pair)}")
+        ks = [_check_k(pair[0], "k[0]"), _check_k(pair[1], "k[1]")]
+        if ks[0]["sedma_proti"] != ks[1]["sedma_proti"]:
+            raise ValueError("the sedma proti part is doubled between the actor and its announcer: give it the "
+                             "same number of doublings for both defenders")
+    parts = {"hra": {"hra"}, "sedma": {"hra", "sedma"}}.get(contract, {"main"}) | ({"sedma_proti"} if sedma_proti else set())
+    for kd in ks:
+        for part, value in kd.items():
+            if value and part not in parts:
+                raise ValueError(f"{CONTRACT_NAMES[contract]}{' with sedma proti' if sedma_proti else ''} has no "
+                                 f"{part} part to double; its parts: {', '.join(sorted(parts))}")
+            if value > options["max_doublings"]:
+                raise ValueError(f"k[{part!r}] = {value} exceeds max_doublings = {options['max_doublings']}")
+    return ks if pair is not None else ks[0]
+
+
 def play_deal(hands: Sequence[Cards], talon: Cards, contract: str, trump: str | None = None, tricks=None, *,
               actor: int = 0, strategies: str | Sequence[str] = "heuristic", sedma_proti: bool = False,
               k: Mapping[str, int] | None = None, rules: str = "seed", seed: int = 0, **overrides) -> DealResult:
@@ -1027,7 +1060,9 @@ def play_deal(hands: Sequence[Cards], talon: Cards, contract: str, trump: str | 
     a list of tricks); whatever is not given is played by `strategies` (one name, or one per
     seat: heuristic | random | double_dummy | pimc, or a Python MariasPlayer as python:module:Class,
     one for both defenders) with the bit generator seeded by `seed`. sedma_proti: a defender
-    holding the trump 7 announced it; k: doublings per part. Raises ValueError for malformed,
+    holding the trump 7 announced it; k: doublings per part, or under ``flek_per_defender`` a
+    pair of them, one per defender (the actor's left-hand neighbour first; the sedma proti part is
+    doubled between the actor and the announcer, so it must be the same in both). Raises ValueError for malformed,
     duplicate or missing cards, a talon or contract the rules forbid, and illegal plays (naming the
     trick and the rule broken)."""
     from .._core import marias as core
@@ -1076,14 +1111,7 @@ def play_deal(hands: Sequence[Cards], talon: Cards, contract: str, trump: str | 
             raise ValueError(f"sedma proti needs a defender holding the trump 7 ({seven})")
         seven_holder = holders[0]
         proti_by = 0 if seven_holder == (actor + 1) % 3 else 1
-    kk = _check_k(k or {}, "k")
-    parts = {"hra": {"hra"}, "sedma": {"hra", "sedma"}}.get(contract, {"main"}) | ({"sedma_proti"} if sedma_proti else set())
-    for part, value in kk.items():
-        if value and part not in parts:
-            raise ValueError(f"{CONTRACT_NAMES[contract]}{' with sedma proti' if sedma_proti else ''} has no "
-                             f"{part} part to double; its parts: {', '.join(sorted(parts))}")
-        if value > options["max_doublings"]:
-            raise ValueError(f"k[{part!r}] = {value} exceeds max_doublings = {options['max_doublings']}")
+    kk = _check_doublings(k, contract, sedma_proti, options)
     names = [strategies] * 3 if isinstance(strategies, str) else list(strategies)
     if len(names) != 3 or any(n not in CARD_STRATEGIES and not is_python(n) for n in names):
         raise ValueError(f"strategies must be one of {', '.join(CARD_STRATEGIES)} or python:module:Class, or a list "
@@ -1182,11 +1210,15 @@ def explain_deal(r: DealResult) -> str:
         lines.append(f"Tricks won by the actor: {r.actor_tricks}" + (" (play stopped early)" if len(r.tricks) < 10 else ""))
     st = r.settlement
     cents = r.options["base_cents"]
-    lines += ["", "Settlement (per defender, in B): " + ", ".join(f"{k} {v:+d}" for k, v in st.parts.items())
-              + (" ; doubled for hearts" if st.hearts == 2 else "")]
-    for d, amount in zip((s for s in range(3) if s != r.actor), st.per_defender):
+    def listed(parts: dict[str, int]) -> str:
+        return ", ".join(f"{k} {v:+d}" for k, v in parts.items())
+
+    same = all(parts == st.parts for parts in st.defender_parts)
+    lines += ["", f"Settlement ({'per defender, ' if same else ''}in B): " + (listed(st.parts) if same else
+              "each defender's parts below") + (" ; doubled for hearts" if st.hearts == 2 else "")]
+    for d, amount, parts in zip(((r.actor + 1) % 3, (r.actor + 2) % 3), st.per_defender, st.defender_parts):
         who = f"{SEATS[d]} pays the actor" if amount >= 0 else f"the actor pays {SEATS[d]}"
-        lines.append(f"  {who} {abs(amount)} B = {abs(amount) * cents} cents")
+        lines.append(f"  {who} {abs(amount)} B = {abs(amount) * cents} cents" + ("" if same else f" ({listed(parts)})"))
     lines.append(f"Deal won by: {st.winner}")
     return "\n".join(lines)
 
@@ -1413,8 +1445,9 @@ def register_cli(sub) -> None:
     explain.add_argument("--play", default="heuristic", help=f"strategy for the cards not given: {'|'.join(CARD_STRATEGIES)} "
                          "or module:Class")
     explain.add_argument("--sedma-proti", action="store_true", help="a defender holding the trump 7 announced it")
-    explain.add_argument("--double", dest="k", type=cli.option, action="append", default=[], metavar="PART=N",
-                         help="doublings of a part (hra, sedma, main, sedma_proti)")
+    explain.add_argument("--double", dest="k", type=cli.option, action="append", default=[], metavar="[SEAT:]PART=N",
+                         help="doublings of a part (hra, sedma, main, sedma_proti); with flek_per_defender=true, "
+                              "SEAT: (forehand, middle or rear) gives one defender's doublings")
     explain.add_argument("--seed", type=cli.seed, default=0)
     explain.add_argument("--rules", default="seed", choices=list(PRESETS))
     cli.add_set_option(explain)
@@ -1468,17 +1501,34 @@ def _cmd_baselines(args) -> int:
         result.counters, exact, result.config.strategy_names["trump_choice"])})
 
 
+def _doublings(given: list[tuple[str, str]], actor: int) -> dict[str, int] | list[dict[str, int]]:
+    """--double PART=N for the whole defence and SEAT:PART=N for one defender: one mapping, or the
+    pair play_deal takes (the actor's left-hand neighbour first) when any is given by seat."""
+    both: dict[str, int] = {}
+    by_seat: dict[int, dict[str, int]] = {}
+    for key, value in given:
+        seat, _, part = key.rpartition(":")
+        if not value.isdigit():
+            raise ValueError(f"--double {key}={value}: the number of doublings must be a whole number")
+        if not seat:
+            both[part] = int(value)
+            continue
+        if seat not in SEATS:
+            raise ValueError(f"--double {key}={value}: unknown seat {seat!r}; seats are {', '.join(SEATS)}")
+        if SEATS.index(seat) == actor:
+            raise ValueError(f"--double {key}={value}: {seat} is the actor; doublings by seat are a defender's")
+        by_seat.setdefault(SEATS.index(seat), {})[part] = int(value)
+    if not by_seat:
+        return both
+    return [{**both, **by_seat.get((actor + d) % 3, {})} for d in (1, 2)]
+
+
 def _cmd_explain(args) -> int:
     import json
     from dataclasses import asdict
 
-    k = {}
-    for part, value in args.k:
-        if not value.isdigit():
-            raise ValueError(f"--double {part}={value}: the number of doublings must be a whole number")
-        k[part] = int(value)
     result = play_deal(args.hands, args.talon, args.contract, args.trump, args.tricks, actor=args.actor,
-                       strategies=args.play, sedma_proti=args.sedma_proti, k=k, rules=args.rules, seed=args.seed,
+                       strategies=args.play, sedma_proti=args.sedma_proti, k=_doublings(args.k, args.actor), rules=args.rules, seed=args.seed,
                        **dict(args.overrides))
     print(json.dumps(asdict(result), indent=2, default=str) if args.json else result.explain())
     return 0
