@@ -116,9 +116,11 @@ def add_run_options(parser: argparse.ArgumentParser, game: str, default_deals: i
     add_set_option(parser)
     add_execution_options(parser)
     parser.add_argument("--shard-size", type=count, default=None, metavar="N",
-                        help=f"deals per shard (default {DEFAULT_SHARD_SIZE:,}): each shard draws its deals from its own "
-                             "stream, so the deals, and the numbers, depend on it (never on --workers); to "
-                             "repeat a run of a report, give the shard_size its configuration shows")
+                        help=f"deals per shard (default {DEFAULT_SHARD_SIZE:,} for the fast strategies, fewer for "
+                             "the slow ones and the searches, down to a few deals for PIMC: the run's configuration "
+                             "shows it); each shard draws its deals from its own stream, so the deals, and the "
+                             "numbers, depend on it (never on --workers); to repeat a run of a report, give the "
+                             "shard_size its configuration shows")
     parser.add_argument("--json", action="store_true", help="print JSON (config, table) instead of a text table")
     parser.add_argument("--csv", type=output_file, metavar="FILE", help="also write the table to a CSV file")
     add_store_option(parser)
