@@ -490,3 +490,22 @@ def test_refusing_the_exchange_is_refused_where_the_rules_make_it_compulsory(str
     RunConfig("piquet", "deal", "ru_seed", 10, 1, strategies=strategies)          # 0 allowed there
     RunConfig("piquet", "deal", "classic", 10, 1, strategies=strategies,
               overrides={"exchange_elder": "0,1,2,3,4,5", "exchange_younger": "0,1,2,3,4,5,6,7,8"})
+
+
+def test_exchange_counts_that_leave_younger_no_allowed_count_are_refused():
+    # after elder takes 5 only 3 talon cards are left: a younger who may only take 4 (or 8)
+    # would be made to exchange 0, which his rules forbid
+    from analyzer.games.piquet import play_one
+
+    for younger in ("4", "8", "4,5"):
+        overrides = {"exchange_elder": "5", "exchange_younger": younger}
+        with pytest.raises(ValueError, match=f"exchange_younger={younger} leaves younger no allowed exchange when "
+                                             "elder takes 5 \\(3 talon cards left\\)"):
+            RunConfig("piquet", "deal", "ru_seed", 10, 1, overrides=overrides)
+        with pytest.raises(ValueError, match="leaves younger no allowed exchange"):
+            play_one(3, "ru_seed", None, **overrides)
+    # every elder count leaves younger one of his: accepted, and the kernel keeps to the counts
+    for elder, younger in (("5", "0,3"), ("3,4,5", "1"), ("0,5", "3,4,5,6,7,8")):
+        RunConfig("piquet", "deal", "ru_seed", 10, 1, overrides={"exchange_elder": elder, "exchange_younger": younger})
+    text = play_one(3, "ru_seed", None, exchange_elder="5", exchange_younger="3")
+    assert "elder exchanges 5" in text and "younger exchanges 3" in text
