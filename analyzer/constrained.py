@@ -211,7 +211,8 @@ class _Expression:
             raise ValueError(f"the 'where' expression {text!r} is a number, not a condition (compare it: ... >= 2)")
 
     def __call__(self, hands: Mapping[str, np.ndarray]) -> np.ndarray:
-        return self._truth(*self._eval(self.tree, hands))
+        # a condition that reads no hand (1 == 1) holds or fails for every deal alike
+        return np.broadcast_to(self._truth(*self._eval(self.tree, hands)), hands[self.seats[0]].shape)
 
     def _fail(self, node, message):
         raise ValueError(f"'where' {self.text!r}: {message} (at {ast.unparse(node)!r})")
@@ -263,8 +264,11 @@ class _Expression:
                 return "num", -self._expect(node.operand, hands, "num")
             self._fail(node, "unsupported operator")
         if isinstance(node, ast.BoolOp):
-            values = [self._truth(*self._eval(v, hands)) for v in node.values]
-            return "bool", (np.logical_and if isinstance(node.op, ast.And) else np.logical_or).reduce(values)
+            combine = np.logical_and if isinstance(node.op, ast.And) else np.logical_or
+            result = self._truth(*self._eval(node.values[0], hands))
+            for value in node.values[1:]:       # pairwise: a part may be a constant (count("AS") == 1)
+                result = combine(result, self._truth(*self._eval(value, hands)))
+            return "bool", result
         if isinstance(node, ast.BinOp):
             left_kind, left = self._eval(node.left, hands)
             if type(node.op) in _SET_OPS or (left_kind == "set" and isinstance(node.op, ast.Sub)):

@@ -36,7 +36,7 @@ def integer(key: str, value: Any, low: int, high: int) -> int:
     number = None
     if not isinstance(value, bool):
         text = str(value).strip().replace("_", "").lower()
-        if text.lstrip("-").isdigit():
+        if text.isascii() and text.lstrip("-").isdigit():
             number = int(text)
         elif "e" in text:
             try:

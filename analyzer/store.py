@@ -135,7 +135,7 @@ def config_keys(config: RunConfig) -> tuple[str, str]:
 
 def _version_tuple(text: str) -> tuple[int, ...] | None:
     parts = text.split(".")
-    return tuple(int(p) for p in parts) if all(p.isdigit() for p in parts) else None
+    return tuple(int(p) for p in parts) if all(p.isascii() and p.isdigit() for p in parts) else None
 
 
 def _same_results(config: RunConfig, made_by: str) -> bool:

@@ -161,6 +161,11 @@ def test_the_predicate_keeps_exactly_the_deals_it_accepts_at_the_hypergeometric_
     ("not (younger & spades) or count(~younger - talon) == 12", lambda m: np.ones(len(m["elder"]), bool)),
     ("count(elder ^ younger) == 24 and elder - elder == younger & elder", lambda m: np.ones(len(m["elder"]), bool)),
     ("younger & 'AS'", lambda m: (m["younger"] & PIQUET32.mask("AS")) != 0),
+    # a part, or the whole, that reads no hand holds for every deal alike
+    ("count(elder & aces) >= 2 or 1", lambda m: np.ones(len(m["elder"]), bool)),
+    ("count(elder & aces) >= 2 and count('AS') == 1", lambda m: popcount(m["elder"] & ACES) >= 2),
+    ("1 == 2 or 'AS' in elder", lambda m: (m["elder"] & PIQUET32.mask("AS")) != 0),
+    ("1 == 1", lambda m: np.ones(len(m["elder"]), bool)),
 ])
 def test_expressions_mean_what_they_say(expression, check):
     sampler = Sampler(LAYOUT, {})

@@ -162,6 +162,10 @@ def test_play_deal_given_sequence_and_settlement():
     (dict(contract="hra", k={"sedma_proti": 1}), "has no sedma_proti part to double; its parts: hra"),
     (dict(hands=[HANDS[0], HANDS[1], "JS 7S 9H 8H 7H AD TD KD QD XX"]), "malformed card"),
     (dict(sedma_proti=True, trump="D"), "sedma proti needs a defender holding the trump 7"),
+    (dict(hands=None), "three hands of 10 cards, got None"),
+    (dict(tricks=5), "tricks must be a card string, a list of cards or a list of tricks, got 5"),
+    (dict(tricks=["AC", 7]), "tricks must be a card string"),
+    (dict(k="main"), "k must be a mapping of part -> number of doublings"),
 ])
 def test_play_deal_errors(kwargs, message):
     args = dict(hands=HANDS, talon="JD JH", contract="stovka", trump="C")

@@ -16,7 +16,7 @@ def test_integers_take_underscores_and_exponents(text, value):
     assert parsing.integer("target", text, -10, 10_000) == value
 
 
-@pytest.mark.parametrize("bad", ["1.5", "1e-1", "ten", True, None, "20001"])
+@pytest.mark.parametrize("bad", ["1.5", "1e-1", "ten", True, None, "20001", "²", "1²", "٣"])
 def test_integers_refuse_fractions_words_bools_and_out_of_range(bad):
     with pytest.raises(ValueError, match="option target must be an integer from 0 to 20000"):
         parsing.integer("target", bad, 0, 20_000)

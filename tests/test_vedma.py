@@ -14,6 +14,7 @@ import pytest
 
 from analyzer._core import vedma as kernel
 from analyzer.cards import FULL52
+from analyzer.cli import main
 from analyzer.games import get_game
 from analyzer.games.vedma import (build_report, discard_pairs, exact_values, length_table, loss_table, parse_hands,
                                   placement_table, play_deal, position_odds, session_expectations,
@@ -74,6 +75,29 @@ def test_position_with_pairs_discards_them_first():
     assert position_odds(["8H 7S 7H", "8S QS"]).lose[0] == Fraction(1, 3)
     # With B to draw: B takes A's only card, pairs the 8s and is left alone with QS.
     assert position_odds(["8H", "8S QS"], to_draw=1).lose[1] == 1
+
+
+def test_a_large_position_is_solved_in_floating_point_and_a_huge_one_refused(monkeypatch, capsys):
+    # four one-suit hands of the 32-card pack (QS with the hearts): 491 states of the chain
+    from analyzer.games import vedma
+
+    hands = ["7S 8S 9S TS", "7H 8H 9H TH QS", "7D 8D 9D TD", "7C 8C 9C TC"]
+    exact = position_odds(hands, deck=32)
+    assert exact.exact and exact.states == 491 and sum(exact.lose) == 1
+    monkeypatch.setattr(vedma, "EXACT_POSITION_STATES", 100)
+    floats = position_odds(hands, deck=32)
+    assert not floats.exact and floats.states == 491
+    assert floats.lose == pytest.approx([float(x) for x in exact.lose], rel=1e-11)
+    assert floats.expected_draws == pytest.approx(float(exact.expected_draws), rel=1e-11)
+    assert position_odds(hands, deck=32, exact=True) == exact
+    assert main(["vedma", "position", *sum((["--hand", h] for h in hands), [])]) == 0
+    out = capsys.readouterr().out
+    assert f"seat 0: P(lose) = {floats.lose[0]:.12g}\n" in out and "491 states of the chain" in out
+    monkeypatch.setattr(vedma, "MAX_POSITION_STATES", 400)
+    with pytest.raises(ValueError, match="more than 400 states of the chain: too many to solve here"):
+        position_odds(hands, deck=32)
+    with pytest.raises(ValueError, match="exact must be True, False or None"):
+        position_odds(hands, deck=32, exact="yes")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -400,6 +424,12 @@ def test_bad_deals_and_options_are_refused():
                    "JS JH JD JC QH QD QC KS KH KD KC AS AH AD AC"], seed=1)
     with pytest.raises(ValueError, match="to_draw must be a seat"):
         position_odds(["QS", "QH"], to_draw=2)
+    for call, message in ((lambda: position_odds(None), "hands must be a list of hands"),
+                          (lambda: position_odds(["QS 7H", "7D"], deck=[52]), "deck must be 32 or 52 cards"),
+                          (lambda: exact_values("2", 32, "literal"), "no such game: '2' players"),
+                          (lambda: play_deal(5), "hands must be a list of hands")):
+        with pytest.raises(ValueError, match=message):
+            call()
     two_hands = ["7S 7H 7D 7C 8S 8H 8D 8C 9S 9H 9D 9C TS TH TD TC", "JS JH JD JC QS QH QD KS KH KD KC AS AH AD AC QC"]
     with pytest.raises(ValueError, match="players=3 but 2 hands are given"):
         play_deal(two_hands, seed=1, players=3)

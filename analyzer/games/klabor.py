@@ -149,7 +149,7 @@ def parse_label(label: str) -> tuple[str, str]:
     strategy needs to take or name a trump (an integer 0..200); without it the rule option
     `threshold` applies (default 50). Returns (play, threshold name)."""
     play, at, threshold = str(label).strip().partition("@")
-    threshold = str(int(threshold)) if threshold.isdigit() else threshold     # "060" is 60
+    threshold = str(int(threshold)) if threshold.isascii() and threshold.isdigit() else threshold     # "060" is 60
     if at and threshold not in THRESHOLD_NAMES[1:]:
         low, high = _LIMITS["threshold"]
         raise ValueError(f"bad bidding threshold in klabor strategy {label!r}: write PLAY@THRESHOLD with THRESHOLD "

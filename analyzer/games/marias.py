@@ -14,7 +14,7 @@ single-deal API, the Stovka success-rate analysis of §8 and its report.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 SUIT_GAMES = ("hra", "sedma", "stovka", "sto_a_sedem")      # "sedma" is Sedma a hra
 TRICK_GAMES = ("maly", "velky")
@@ -1008,9 +1008,11 @@ def _parse_tricks(tricks) -> list[str]:
         return []
     if isinstance(tricks, str):
         return MARIAS32.parse(tricks, what="card sequence")
+    if not isinstance(tricks, Iterable) or not all(isinstance(item, (str, Iterable)) for item in tricks):
+        raise ValueError(f"tricks must be a card string, a list of cards or a list of tricks, got {tricks!r}")
     flat: list[str] = []
     for item in tricks:
-        flat += MARIAS32.parse(item, what="card sequence") if isinstance(item, str) else MARIAS32.parse(list(item), what="card sequence")
+        flat += MARIAS32.parse(item if isinstance(item, str) else list(item), what="card sequence")
     seen = set()
     for c in flat:
         if c in seen:
@@ -1025,6 +1027,8 @@ def _check_doublings(k, contract: str, sedma_proti: bool, options: dict) -> dict
     if k is None or isinstance(k, Mapping):
         pair = None
         ks = [_check_k(k or {}, "k")]
+    elif isinstance(k, str) or not isinstance(k, Sequence):
+        raise ValueError(f"k must be a mapping of part -> number of doublings (or a pair of them), got {k!r}")
     else:
         pair = list(k)
         if not options["flek_per_defender"]:
@@ -1072,8 +1076,8 @@ def play_deal(hands: Sequence[Cards], talon: Cards, contract: str, trump: str | 
         raise ValueError(f"unknown contract {contract!r}; choose one of {', '.join(GAMES)}")
     if not isinstance(actor, int) or isinstance(actor, bool) or actor not in (0, 1, 2):
         raise ValueError(f"actor must be seat 0, 1 or 2, got {actor!r}")
-    if isinstance(hands, str) or len(hands) != 3:
-        raise ValueError("hands must be a list of three hands of 10 cards")
+    if isinstance(hands, str) or not isinstance(hands, Sequence) or len(hands) != 3:
+        raise ValueError(f"hands must be a list of three hands of 10 cards, got {hands!r}")
     parsed = [MARIAS32.parse(h, 10, f"{SEATS[i]} hand") for i, h in enumerate(hands)]
     talon_cards = MARIAS32.parse(talon, 2, "talon")
     check_disjoint(parsed + [talon_cards], list(SEATS) + ["talon"])
@@ -1508,7 +1512,7 @@ def _doublings(given: list[tuple[str, str]], actor: int) -> dict[str, int] | lis
     by_seat: dict[int, dict[str, int]] = {}
     for key, value in given:
         seat, _, part = key.rpartition(":")
-        if not value.isdigit():
+        if not (value.isascii() and value.isdigit()):
             raise ValueError(f"--double {key}={value}: the number of doublings must be a whole number")
         if not seat:
             both[part] = int(value)

@@ -391,7 +391,7 @@ class Position:
         me = self.player
         if t in ("f", "foundation") or t.startswith("foundation") or (len(t) == 2 and t[0] == "f" and t[1] in "shdc"):
             return 0
-        if len(t) >= 2 and t[0] == "h" and t[1:].isdigit() and int(t[1:]) < N_HOUSES:
+        if len(t) >= 2 and t[0] == "h" and t[1:].isascii() and t[1:].isdigit() and int(t[1:]) < N_HOUSES:
             return 1 + int(t[1:])
         for prefix in (f"p{1 - me} ", "opp ", "opponent "):
             if t.startswith(prefix):

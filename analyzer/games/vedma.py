@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import itertools
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -182,8 +183,9 @@ class Chain:
             out.append((1, self.settle(counts, t, after)))
         return out, h[r]
 
-    def explore(self, starts) -> dict:
-        """Every transient state reachable from the given ones, with its moves."""
+    def explore(self, starts, max_states: int | None = None) -> dict:
+        """Every transient state reachable from the given ones, with its moves; more than
+        max_states of them is a ValueError (before they fill the memory)."""
         table = {s: None for s in starts if not isinstance(s, int)}
         stack = list(table)
         while stack:
@@ -193,6 +195,9 @@ class Chain:
                 if not isinstance(nxt, int) and nxt not in table:
                     table[nxt] = None
                     stack.append(nxt)
+            if max_states is not None and len(table) > max_states:
+                raise ValueError(f"the position reaches more than {max_states:,} states of the chain: too many to "
+                                 "solve here (fewer players or fewer cards in the hands)")
         return table
 
     def solve(self, table, exact: bool):
@@ -408,8 +413,9 @@ def exact_values(players: int, deck: int, order: str, exact: bool | None = None)
     Standard order: 2 and 3 players, both packs, and 4 players with 32 cards (about a minute);
     literal order: 2 players. ``exact`` chooses fractions (default for 2 players) or floats from
     sparse solves (default for more), to 12 significant digits."""
-    if deck not in PACK_RANKS or not MIN_PLAYERS <= players <= MAX_PLAYERS or order not in _CHOICES["order"]:
-        raise ValueError(f"no such game: {players} players, {deck} cards, {order} order")
+    if (not all(isinstance(x, int) and not isinstance(x, bool) for x in (players, deck)) or deck not in PACK_RANKS
+            or not MIN_PLAYERS <= players <= MAX_PLAYERS or order not in _CHOICES["order"]):
+        raise ValueError(f"no such game: {players!r} players, {deck!r} cards, {order!r} order")
     if not exact_supported(players, deck, order, slow=True):
         raise ValueError(f"the exact chain covers the standard order with 2 or 3 players (and 4 players with "
                          f"32 cards) and the literal order with 2 players, not {players} players, {deck} cards, "
@@ -467,19 +473,24 @@ def exact_values(players: int, deck: int, order: str, exact: bool | None = None)
 # Single-deal API
 
 def _pack_ranks(deck: int) -> str:
-    if deck not in PACK_RANKS:
+    if not isinstance(deck, int) or isinstance(deck, bool) or deck not in PACK_RANKS:
         raise ValueError(f"deck must be 32 or 52 cards, got {deck!r}")
     return PACK_RANKS[deck]
+
+
+def _hand_list(hands) -> list:
+    if isinstance(hands, str) or not isinstance(hands, Iterable):
+        raise ValueError(f"hands must be a list of hands (one card string or card list per seat), got {hands!r}")
+    hands = list(hands)
+    if not MIN_PLAYERS <= len(hands) <= MAX_PLAYERS:
+        raise ValueError(f"Ved'ma needs {MIN_PLAYERS} to {MAX_PLAYERS} hands, got {len(hands)}")
+    return hands
 
 
 def parse_hands(hands, deck: int = 32, full_deal: bool = False) -> list[list[str]]:
     """Parse 2..6 hands of the given pack (cards checked, no card twice, QS held by someone;
     with full_deal, every card dealt and the hand sizes of a deal from seat 0)."""
-    if isinstance(hands, str):
-        raise ValueError("hands must be a list of hands (one card string or card list per seat)")
-    hands = list(hands)
-    if not MIN_PLAYERS <= len(hands) <= MAX_PLAYERS:
-        raise ValueError(f"Ved'ma needs {MIN_PLAYERS} to {MAX_PLAYERS} hands, got {len(hands)}")
+    hands = _hand_list(hands)
     ranks = _pack_ranks(deck)
     names = [f"seat {p}" for p in range(len(hands))]
     parsed = [FULL52.parse(h, what=f"{name} hand") for h, name in zip(hands, names)]
@@ -512,13 +523,26 @@ def discard_pairs(hand: Cards, deck: int = 52) -> list[str]:
 
 @dataclass(frozen=True)
 class PositionOdds:
-    lose: tuple                 # exact P(seat loses), Fractions
-    expected_draws: Fraction
+    lose: tuple                 # P(seat loses): Fractions, or floats to 12 significant digits
+    expected_draws: Any
+    exact: bool = True          # fractions (True) or a floating-point solve (False)
+    states: int = 0             # transient states of the chain from this position
 
 
-def position_odds(hands, to_draw: int = 0, deck: int = 52) -> PositionOdds:
-    """Exact odds of a position with uniform draws: each hand first discards its pairs, then
-    seat `to_draw` draws from the nearest seat on its right holding cards, and so on."""
+# Fractions grow with the chain: 1,333 states take 2.5 s, 6,336 states 2.5 minutes; beyond
+# EXACT_POSITION_STATES a position is solved in floating point (12 significant digits), and
+# beyond MAX_POSITION_STATES refused before its table fills the memory.
+EXACT_POSITION_STATES = 2_000
+MAX_POSITION_STATES = 500_000
+
+
+def position_odds(hands, to_draw: int = 0, deck: int = 52, exact: bool | None = None) -> PositionOdds:
+    """Odds of a position with uniform draws: each hand first discards its pairs, then seat
+    `to_draw` draws from the nearest seat on its right holding cards, and so on. ``exact``:
+    fractions (True), floats (False), or fractions up to EXACT_POSITION_STATES states of the chain
+    and floats beyond (None)."""
+    if exact not in (None, True, False):
+        raise ValueError(f"exact must be True, False or None, got {exact!r}")
     parsed = parse_hands(hands, deck)
     n = len(parsed)
     if isinstance(to_draw, bool) or not isinstance(to_draw, int) or not 0 <= to_draw < n:
@@ -539,9 +563,14 @@ def position_odds(hands, to_draw: int = 0, deck: int = 52) -> PositionOdds:
     chain = Chain(n)
     state = chain.settle(tuple(counts), witch, to_draw)
     if isinstance(state, int):
-        return PositionOdds(tuple(Fraction(int(state == p)) for p in range(n)), Fraction(0))
-    values = chain.solve(chain.explore([state]), exact=True)[state]
-    return PositionOdds(tuple(values[:n]), values[n])
+        return PositionOdds(tuple(Fraction(int(state == p)) for p in range(n)), Fraction(0), True, 0)
+    table = chain.explore([state], MAX_POSITION_STATES)
+    if exact is None:
+        exact = len(table) <= EXACT_POSITION_STATES
+    values = chain.solve(table, exact)[state]
+    if not exact:
+        values = [_significant(float(x)) for x in values]
+    return PositionOdds(tuple(values[:n]), values[n], exact, len(table))
 
 
 @dataclass(frozen=True)
@@ -581,11 +610,7 @@ def play_deal(hands, rules: str = "seed", seed: int = 0, **overrides) -> Playthr
     """Play one given full deal (one hand per seat, seat 0 = dealer's left) with uniform draws from
     PCG64(seed); ``rules`` names a preset, keyword arguments override its options (players is
     taken from the number of hands)."""
-    if isinstance(hands, str):
-        raise ValueError("hands must be a list of hands (one card string or card list per seat)")
-    hands = list(hands)
-    if not MIN_PLAYERS <= len(hands) <= MAX_PLAYERS:
-        raise ValueError(f"Ved'ma needs {MIN_PLAYERS} to {MAX_PLAYERS} hands, got {len(hands)}")
+    hands = _hand_list(hands)
     if "players" in overrides and GAME.validate_option("players", overrides["players"]) != len(hands):
         raise ValueError(f"players={overrides['players']} but {len(hands)} hands are given (the hands tell the players)")
     options = GAME.resolve_rules(rules, {**overrides, "players": len(hands)})
@@ -1053,7 +1078,14 @@ def _cmd_play(args) -> int:
 
 def _cmd_position(args) -> int:
     odds = position_odds(args.hands, args.to_draw)
+
+    def shown(value) -> str:
+        return f"{value} = {float(value):.6f}" if odds.exact else f"{value:.12g}"
+
     for p, value in enumerate(odds.lose):
-        print(f"seat {p}: P(lose) = {value} = {float(value):.6f}")
-    print(f"expected number of draws: {odds.expected_draws} = {float(odds.expected_draws):.6f}")
+        print(f"seat {p}: P(lose) = {shown(value)}")
+    print(f"expected number of draws: {shown(odds.expected_draws)}")
+    if not odds.exact:
+        print(f"({odds.states:,} states of the chain, solved in floating point to 12 significant digits; "
+              f"fractions up to {EXACT_POSITION_STATES:,})")
     return 0
