@@ -569,12 +569,24 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
 
 
+def interrupted_at_start() -> None:
+    """Exit with status 130 after a Ctrl-C before any run started. At once: an interrupt that
+    reached Python code a module's initialisation ran (numpy's, the kernels') leaves a flag with
+    which the interpreter would turn even sys.exit(130) into a death by SIGINT."""
+    print("kozyr: interrupted", file=sys.stderr)
+    sys.stderr.flush()
+    os._exit(EXIT_INTERRUPTED)
+
+
 def entry() -> None:
     """The `kozyr` command (and `python -m analyzer`): main, and after a second Ctrl-C an exit
     at once, without the interpreter's wait for the shards that are still running (a compiled
     kernel cannot be stopped; what they would have given is dropped, the finished shards are
     kept)."""
-    code = main()
+    try:
+        code = main()
+    except KeyboardInterrupt:   # while the command line is read (the games' modules load)
+        interrupted_at_start()
     if shards_abandoned():
         print("kozyr: stopped at once: the shards under way were dropped", file=sys.stderr)
         sys.stdout.flush()

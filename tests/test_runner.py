@@ -130,6 +130,19 @@ def test_ctrl_c_stops_cleanly_and_reports_completed_deals(tmp_path):
     assert sum(row["n"] for row in data["table"] if row["event"] == "repik" and row["player"] == "either") == done
 
 
+@pytest.mark.parametrize("delay", [0.3, 0.7, 1.1])
+def test_ctrl_c_while_the_command_starts_exits_130_without_a_traceback(tmp_path, delay):
+    # numpy, pandas and the kernels take a second or two to load; an interrupt among them (or,
+    # on a fast machine, in the run that follows) ends with status 130 and one line
+    cmd = [sys.executable, "-m", "analyzer", "klabor", "deals", "--deals", "3e7", "--no-store"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+    time.sleep(delay)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and err.startswith("kozyr: interrupted")
+
+
 def _child_pids(pid: int) -> list[int]:
     children = []
     for task in Path(f"/proc/{pid}/task").iterdir():
