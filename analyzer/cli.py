@@ -94,6 +94,21 @@ def option(text: str) -> tuple[str, str]:
     return key.strip(), value.strip()
 
 
+class Repeatable(argparse.Action):
+    """A repeatable KEY=VALUE option (--set, --strategy, --double, --declare): the parsed values
+    are tuples whose last item is the value; a key given twice is refused, not silently overridden."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        given = list(getattr(namespace, self.dest) or [])
+        key = tuple(values[:-1])
+        for earlier in given:
+            if tuple(earlier[:-1]) == key:
+                name = ".".join(key)
+                raise argparse.ArgumentError(self, f"{name} is given twice ({name}={earlier[-1]} and "
+                                                   f"{name}={values[-1]}); give it once")
+        setattr(namespace, self.dest, given + [values])
+
+
 def add_store_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--store", type=Path, default=None, metavar="PATH",
                         help="results store file (default: $KOZYR_STORE, else ~/.local/share/kozyr/store.sqlite)")
@@ -137,14 +152,14 @@ def add_execution_options(parser: argparse.ArgumentParser) -> None:
 
 
 def add_set_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--set", dest="overrides", type=option, action="append", default=[], metavar="KEY=VALUE",
+    parser.add_argument("--set", dest="overrides", type=option, action=Repeatable, default=[], metavar="KEY=VALUE",
                         help="override a rule option of the preset (repeatable)")
 
 
 def add_strategy_option(parser: argparse.ArgumentParser, game: str, analysis: str) -> None:
     roles = get_game(game).analysis(analysis).strategies
     role, names = next(iter(roles.items()))
-    parser.add_argument("--strategy", dest="strategies", type=option, action="append", default=[], metavar="ROLE=NAME",
+    parser.add_argument("--strategy", dest="strategies", type=option, action=Repeatable, default=[], metavar="ROLE=NAME",
                         help=f"the strategy of one role ({', '.join(roles)}), e.g. {role}={names[-1]} "
                              "(repeatable; the others take their default)")
 

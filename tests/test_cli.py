@@ -78,6 +78,16 @@ def test_explain_prints_breakdown(capsys):
     (["chess"], "invalid choice"),
     (["piquet", "odds", "--deals", "10", "--bogus"], "unrecognized arguments: --bogus (see kozyr piquet odds --help)"),
     (["runs", "list", "--x", "1"], "unrecognized arguments: --x 1 (see kozyr runs list --help)"),
+    # a repeated key is refused, not silently overridden by its last value
+    (["piquet", "odds", "--deals", "10", "--set", "repik_bonus=60", "--set", "repik_bonus=61"],
+     "repik_bonus is given twice (repik_bonus=60 and repik_bonus=61); give it once"),
+    (["piquet", "deals", "--deals", "10", "--strategy", "elder_play=random", "--strategy", "elder_play=greedy"],
+     "elder_play is given twice"),
+    (["piquet", "explain", "--elder", TV5[0], "--younger", TV5[1], "--declare", "elder.sets=", "--declare",
+      "elder.sets=AS"], "argument --declare: elder.sets is given twice"),
+    (["marias", "explain", "--hands", "AS TS KS QS 7S AH TH KH AD TD", "9S 8S JS QH JH 9H 8H 7H KD QD",
+      "JD 9D 8D 7D AC TC KC QC JC 9C", "--talon", "8C 7C", "--contract", "hra", "--trump", "S",
+      "--double", "hra=1", "--double", "hra=0"], "argument --double: hra is given twice"),
 ])
 def test_user_errors_are_one_line(args, message):
     code, out, err = kozyr(*args)

@@ -783,7 +783,7 @@ def register_cli(sub) -> None:
         p = sub.add_parser(name, help=help_text)
         cli.add_run_options(p, "klabor", default_deals=default, analysis=name)
         if GAME.analysis(name).strategies:
-            p.add_argument("--strategy", dest="strategies", type=cli.option, action="append", default=[],
+            p.add_argument("--strategy", dest="strategies", type=cli.option, action=cli.Repeatable, default=[],
                            metavar="ROLE=NAME", help="card play of player A / B: play_a=pimc, play_b=random, ...")
         p.set_defaults(handler=lambda args, name=name: _cmd_run(args, name))
 

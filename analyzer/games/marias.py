@@ -1415,7 +1415,7 @@ def register_cli(sub) -> None:
     def run_parser(name, help_text, default_deals, roles):
         p = sub.add_parser(name, help=help_text)
         cli.add_run_options(p, "marias", default_deals=default_deals)
-        p.add_argument("--strategy", dest="strategies", type=cli.option, action="append", default=[],
+        p.add_argument("--strategy", dest="strategies", type=cli.option, action=cli.Repeatable, default=[],
                        metavar="ROLE=NAME", help="strategy per role (the first name is the default): " + "; ".join(
                            f"{role}: {'|'.join(names)}" for role, names in roles.items()))
         return p
@@ -1449,7 +1449,7 @@ def register_cli(sub) -> None:
     explain.add_argument("--play", default="heuristic", help=f"strategy for the cards not given: {'|'.join(CARD_STRATEGIES)} "
                          "or module:Class")
     explain.add_argument("--sedma-proti", action="store_true", help="a defender holding the trump 7 announced it")
-    explain.add_argument("--double", dest="k", type=cli.option, action="append", default=[], metavar="[SEAT:]PART=N",
+    explain.add_argument("--double", dest="k", type=cli.option, action=cli.Repeatable, default=[], metavar="[SEAT:]PART=N",
                          help="doublings of a part (hra, sedma, main, sedma_proti); with flek_per_defender=true, "
                               "SEAT: (forehand, middle or rear) gives one defender's doublings")
     explain.add_argument("--seed", type=cli.seed, default=0)

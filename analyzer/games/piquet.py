@@ -1278,7 +1278,7 @@ def register_cli(sub) -> None:
     explain.add_argument("--announced", choices=PLAYERS, help="who announced an open capot")
     explain.add_argument("--rules", default="ru_seed", choices=list(PRESETS))
     cli.add_set_option(explain)
-    explain.add_argument("--declare", dest="declared", type=_declared_option, action="append", default=[],
+    explain.add_argument("--declare", dest="declared", type=_declared_option, action=cli.Repeatable, default=[],
                          metavar="PLAYER.CATEGORY=CARDS",
                          help='sinking: declare less than held, e.g. --declare "elder.sets=AS AH AD" '
                               '(categories point, sequences, sets; empty cards declare nothing)')

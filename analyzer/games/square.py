@@ -958,7 +958,7 @@ def register_cli(sub) -> None:
     play.add_argument("--seed", type=cli.seed, default=1)
     play.add_argument("--rules", default="r1", choices=list(PRESETS))
     cli.add_set_option(play)
-    play.add_argument("--strategy", dest="strategies", type=cli.option, action="append", default=[], metavar="ROLE=NAME")
+    play.add_argument("--strategy", dest="strategies", type=cli.option, action=cli.Repeatable, default=[], metavar="ROLE=NAME")
     play.set_defaults(handler=_cmd_play)
 
     for name, analysis, default, helptext in (
