@@ -56,6 +56,7 @@ def test_summarize_known_numbers():
 
 @pytest.mark.parametrize("labels,message", [(["greedy"], "at least two"), (["greedy", "greedy"], "once"),
                                             (["greedy", "bogus"], "unknown piquet strategy"),
+                                            (["random", "+greedy"], "unknown piquet strategy '\\+greedy'"),
                                             (["greedy", "heuristic+greedy"], "the same strategy")])
 def test_compare_errors(labels, message):
     with pytest.raises(ValueError, match=message):
@@ -63,9 +64,10 @@ def test_compare_errors(labels, message):
 
 
 def test_one_strategy_under_two_labels_is_refused():
-    # the default exchange spelt out, or left out, names the same player
+    # the default exchange spelt out, or left out, names the same player (an empty one, "+greedy",
+    # is refused as unknown)
     for game, labels in (("piquet_three", ["greedy", "heuristic+greedy"]),
-                         ("piquet_three", ["+greedy", "greedy"])):
+                         ("piquet", ["heuristic+random", "random"])):
         with pytest.raises(ValueError, match="the same strategy"):
             compare(game, labels, deals=10, seed=1)
 

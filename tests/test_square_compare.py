@@ -42,6 +42,7 @@ def test_labels():
     (["spoiler", "clever:at5"], "unknown square strategy 'clever:at5'"),
     (["spoiler", "python:mod:Class"], "unknown square strategy"),
     (["spoiler", "spoiler:at5"], "the same strategy"),
+    (["spoiler:", "greedy"], "unknown square strategy 'spoiler:'"),
     (["spoiler"], "at least two"),
 ])
 def test_label_errors(labels, message):

@@ -228,8 +228,8 @@ def compare_strategies(a: str, b: str) -> dict[str, str]:
     heuristic exchange), e.g. "best_expected+greedy" against "heuristic+pimc"."""
     roles = {}
     for side, label in (("a", a), ("b", b)):
-        exchange, _, play = label.rpartition("+")
-        exchange = exchange or EXCHANGE[0]
+        exchange, plus, play = label.rpartition("+")
+        exchange = exchange if plus else EXCHANGE[0]
         if not ((exchange in EXCHANGE or is_python(exchange)) and (play in PLAY or is_python(play))):
             raise ValueError(f"unknown piquet strategy {label!r}: write EXCHANGE+PLAY with EXCHANGE one of "
                              f"{', '.join(EXCHANGE)} and PLAY one of {', '.join(PLAY)} (or python:module:Class)")

@@ -164,8 +164,8 @@ def compare_strategies(a: str, b: str) -> dict[str, str]:
     is not an integer. With the nine seats balanced, the hand luck cancels in the difference."""
     roles = {}
     for side, label in (("a", a), ("b", b)):
-        exchange, _, play = label.rpartition("+")
-        exchange = exchange or EXCHANGE[0]
+        exchange, plus, play = label.rpartition("+")
+        exchange = exchange if plus else EXCHANGE[0]
         if exchange not in EXCHANGE or play not in PLAY:
             raise ValueError(f"unknown piquet_three strategy {label!r}: write PLAY or EXCHANGE+PLAY with PLAY one "
                              f"of {', '.join(PLAY)} and EXCHANGE one of {', '.join(EXCHANGE)} (default heuristic)")

@@ -190,8 +190,8 @@ GAME = Game(
 def parse_label(label: str) -> tuple[str, str]:
     """A strategy label of `kozyr compare square`: "PLAY:CLOSE" (e.g. "spoiler:at5", "greedy:at7",
     "random:never") or just "PLAY" (closing at 5) -> (play strategy, closing threshold)."""
-    play, _, close = str(label).partition(":")
-    close = close or THRESHOLD_NAMES[0]
+    play, colon, close = str(label).partition(":")
+    close = close if colon else THRESHOLD_NAMES[0]
     if play not in PLAY or close not in THRESHOLD_NAMES:
         raise ValueError(f"unknown square strategy {label!r}: write PLAY:CLOSE with PLAY one of {', '.join(PLAY)} "
                          f"and CLOSE one of {', '.join(THRESHOLD_NAMES)} (e.g. spoiler:at5; PLAY alone closes at 5)")
