@@ -1008,7 +1008,8 @@ def _parse_tricks(tricks) -> list[str]:
         return []
     if isinstance(tricks, str):
         return MARIAS32.parse(tricks, what="card sequence")
-    if not isinstance(tricks, Iterable) or not all(isinstance(item, (str, Iterable)) for item in tricks):
+    tricks = list(tricks) if isinstance(tricks, Iterable) else tricks
+    if not isinstance(tricks, list) or not all(isinstance(item, (str, Iterable)) for item in tricks):
         raise ValueError(f"tricks must be a card string, a list of cards or a list of tricks, got {tricks!r}")
     flat: list[str] = []
     for item in tricks:
