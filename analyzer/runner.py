@@ -72,9 +72,7 @@ class RunConfig:
         game = get_game(self.game)
         analysis = game.analysis(self.analysis)
         strategies = analysis.resolve_strategies(dict(self.strategies))
-        rules = game.resolve_rules(self.rules, dict(self.overrides))
-        if game.check_rules is not None:       # options that do not go together
-            game.check_rules(dict(rules))
+        rules = game.resolve_rules(self.rules, dict(self.overrides))     # options alone and together
         if analysis.check is not None:
             analysis.check(dict(rules), strategies)
         # the overrides by their validated values, so that 1e4, 10000 and 10_000 make one run

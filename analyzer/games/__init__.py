@@ -80,11 +80,11 @@ class Game:
     # short names of the game's command (kozyr rb ... for kozyr russian_bank ...)
     aliases: tuple[str, ...] = ()
     # check_rules(rules): raise ValueError for resolved options that do not go together (each
-    # option alone is checked by validate_option); run when a run is configured
+    # option alone is checked by validate_option); resolve_rules runs it
     check_rules: Callable[[dict], Any] | None = None
 
     def resolve_rules(self, preset: str, overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
-        """The preset's options with validated overrides applied."""
+        """The preset's options with validated overrides applied, checked together (check_rules)."""
         if preset not in self.presets:
             raise ValueError(f"unknown {self.name} rules preset {preset!r}; choose one of {', '.join(self.presets)}")
         rules = dict(self.presets[preset])
@@ -92,6 +92,8 @@ class Game:
             if key not in rules:
                 raise ValueError(f"unknown {self.name} rule option {key!r}; known options: {', '.join(sorted(rules))}")
             rules[key] = self.validate_option(key, value)
+        if self.check_rules is not None:
+            self.check_rules(dict(rules))
         return rules
 
     def analysis(self, name: str) -> Analysis:

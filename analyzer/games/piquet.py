@@ -147,13 +147,6 @@ def check_rules(rules: dict) -> None:
                              f"to {left} (or 0), or take {taken} out of exchange_elder")
 
 
-def resolve_rules(rules: str, overrides: dict) -> dict[str, Any]:
-    """The preset's options with the overrides applied, checked alone and together."""
-    options = GAME.resolve_rules(rules, overrides)
-    check_rules(options)
-    return options
-
-
 def check_exchange(rules: dict, strategies: dict) -> None:
     """The exchange strategy refuse keeps the dealt hand: only where the rules let the seat that
     uses it exchange no card (classic piquet makes both exchange at least one, §3.2). A holder a
@@ -685,7 +678,7 @@ def score_declarations(elder: Cards, younger: Cards, rules: str = "ru_seed", dec
     ``{"elder": {"sets": "AS AH AD"}}`` declares three aces out of four; comparisons then use
     the declared values. Raises ValueError for malformed or duplicate cards, wrong hand sizes,
     unknown options and declarations that are not under-declarations."""
-    options = resolve_rules(rules, overrides)
+    options = GAME.resolve_rules(rules, overrides)
     hands = [PIQUET32.parse(h, HAND_SIZE, f"{who} hand") for h, who in ((elder, "elder"), (younger, "younger"))]
     check_disjoint(hands, PLAYERS)
     masks = [PIQUET32.mask(h) for h in hands]
@@ -850,7 +843,7 @@ def score_deal(elder: Cards, younger: Cards, tricks, rules: str = "ru_seed", eld
     for name, who in (("molchanka", molchanka), ("false_declaration", false_declaration)):
         if who not in (None, "elder", "younger"):
             raise ValueError(f"{name} must be 'elder', 'younger' or None, got {who!r}")
-    options = resolve_rules(rules, overrides)
+    options = GAME.resolve_rules(rules, overrides)
     final = [PIQUET32.parse(h, HAND_SIZE, f"{who} hand") for h, who in ((elder, "elder"), (younger, "younger"))]
     check_disjoint(final, PLAYERS)
     dealt = []
@@ -933,7 +926,7 @@ def score_partie(deal_totals, rules: str = "ru_seed", **overrides) -> PartieResu
     """Settle a partie from the raw deal totals ``[(A, B), ...]`` in the order played: the
     королик match of ru_seed (§8) or the rubicon of classic (§11). Deals after the end of the
     partie are refused; a partie that has not ended yet comes back with finished=False."""
-    options = resolve_rules(rules, overrides)
+    options = GAME.resolve_rules(rules, overrides)
     pairs = []
     for i, pair in enumerate(deal_totals, 1):
         try:
@@ -1358,7 +1351,7 @@ def play_one(seed: int = 1, rules: str = "ru_seed", strategies: dict | None = No
     (the format of the golden playthroughs in tests/golden/piquet/)."""
     from ..runner import shard_bit_generators
 
-    options = resolve_rules(rules, overrides)
+    options = GAME.resolve_rules(rules, overrides)
     chosen = GAME.analysis("deal").resolve_strategies(strategies)
     check_exchange(options, chosen)
     d = core.play_one_deal(shard_bit_generators(seed, 0, 3), options, chosen)
@@ -1394,7 +1387,7 @@ def exact_table(rules: str = "ru_seed", **overrides) -> pd.DataFrame:
     """The exact single-hand table by enumeration of every hand in the compiled core."""
     import time
 
-    options = resolve_rules(rules, overrides)
+    options = GAME.resolve_rules(rules, overrides)
     start = time.perf_counter()
     c = exact_hand_counts(tuple(options["seq_values"]), dealt_carte_blanche(options), options["trio_value"],
                           options["quatorze_value"])

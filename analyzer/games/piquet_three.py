@@ -88,13 +88,6 @@ def check_rules(rules: dict) -> None:
                          "first leader's opening lead closes every other player's window, so only he can pik")
 
 
-def resolve_rules(rules: str, overrides: dict) -> dict[str, Any]:
-    """The preset's options with the overrides applied, checked alone and together."""
-    options = GAME.resolve_rules(rules, overrides)
-    check_rules(options)
-    return options
-
-
 def two_handed_rules(rules: dict[str, Any]) -> dict[str, Any]:
     """The two-handed ru_seed rules the survivors of a game play, with this game's declaration
     values (ru_seed and ru_seed_seq34 differ only in those)."""
@@ -362,7 +355,7 @@ def score_deal_three(dealer: Cards, first: Cards, third: Cards, tricks, rules: s
     talon); carte blanche is judged on the dealt hands unless the options say otherwise.
     Malformed or duplicate cards, wrong sizes, an exchange of a size the rules do not allow and
     illegal plays raise ValueError naming the problem."""
-    options = resolve_rules(rules, overrides)
+    options = GAME.resolve_rules(rules, overrides)
     dealt, final = _parse_hands(dealer, first, third, dealer_dealt, rules, options)
     played = _parse_tricks(tricks)
     if len(played) != TRICKS:
@@ -404,7 +397,7 @@ def score_declarations_three(dealer: Cards, first: Cards, third: Cards, rules: s
                              dealer_dealt: Cards | None = None, **overrides) -> dict[str, Any]:
     """The declarations of three final 10-card hands: per seat the category scores (carte blanche,
     point, sequences, sets), the total and the repik flag, and who scored each category."""
-    options = resolve_rules(rules, overrides)
+    options = GAME.resolve_rules(rules, overrides)
     dealt, final = _parse_hands(dealer, first, third, dealer_dealt, rules, options)
     decl = core.score_played_deal([PIQUET32.mask(h) for h in dealt], [PIQUET32.mask(h) for h in final], [],
                                   options)["declarations"]
@@ -419,7 +412,7 @@ def places_from_totals(deal_totals, first_leaders, rules: str = "ru_three", **ov
     """Finishing order of players A, B, C from the raw totals of each deal (a list of three
     numbers per deal, in player order, 0 for a player already out) and the player who led first in
     each deal ("A", "B" or "C"). Returns the places (first/second/last or None) and the totals."""
-    options = resolve_rules(rules, overrides)
+    options = GAME.resolve_rules(rules, overrides)
     rows = [list(t) for t in deal_totals]
     if any(len(r) != 3 for r in rows):
         raise ValueError("each deal needs a total for each of the three players")
@@ -439,7 +432,7 @@ def play_one(seed: int = 1, rules: str = "ru_three", strategies: dict | None = N
     record (the format of the golden playthroughs in tests/golden/piquet_three/)."""
     from ..runner import shard_bit_generators
 
-    options = resolve_rules(rules, overrides)
+    options = GAME.resolve_rules(rules, overrides)
     chosen = GAME.analysis("deal").resolve_strategies(strategies)
     d = core.sample_deals(shard_bit_generators(seed, 0, 4), 1, options, chosen, two_handed_rules(options))
     fmt = PIQUET32.format

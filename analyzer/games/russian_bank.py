@@ -152,7 +152,7 @@ def resolve(rules: str | dict = "default", overrides: dict | None = None) -> dic
                 raise ValueError(f"unknown russian_bank rule option {key!r}")
             base[key] = validate_option(key, value)
         return check_rules(base)
-    return check_rules(GAME.resolve_rules(rules, overrides))
+    return GAME.resolve_rules(rules, overrides)
 
 
 # ---------------------------------------------------------------------------------------------
