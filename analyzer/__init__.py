@@ -1,7 +1,4 @@
 """Kozyr: a Monte Carlo strategy analyzer for traditional card games."""
-from importlib.metadata import PackageNotFoundError, version
+from ._version import __version__
 
-try:
-    __version__ = version("kozyr")
-except PackageNotFoundError:  # running from a source tree that was never installed
-    __version__ = "0+unknown"
+__all__ = ["__version__"]

@@ -24,12 +24,12 @@ from pathlib import Path
 import pandas as pd
 
 from . import __version__, constrained, option_parsing
+from .interrupts import EXIT_INTERRUPTED, exit_interrupted, received
 from .games import game_names, get_game
 from .cluster import SCHEDULER_ENV
 from .runner import BACKENDS, DEFAULT_SHARD_SIZE, RunConfig, RunResult, default_workers, run, shards_abandoned
 
 EXIT_USAGE = 2
-EXIT_INTERRUPTED = 130
 
 
 class UserError(ValueError):
@@ -565,6 +565,8 @@ def main(argv: list[str] | None = None) -> int:
     if getattr(args, "scheduler", None):  # a cluster: every run of this command goes to it
         os.environ[SCHEDULER_ENV] = args.scheduler
         args.backend = "dask"
+    if received():   # a Ctrl-C that a module's initialisation swallowed (analyzer.interrupts)
+        exit_interrupted()
     try:
         return args.handler(args) or 0
     except ValueError as exc:  # UserError and validation errors of configs, options and cards
@@ -584,15 +586,6 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
 
 
-def interrupted_at_start() -> None:
-    """Exit with status 130 after a Ctrl-C before any run started. At once: an interrupt that
-    reached Python code a module's initialisation ran (numpy's, the kernels') leaves a flag with
-    which the interpreter would turn even sys.exit(130) into a death by SIGINT."""
-    print("kozyr: interrupted", file=sys.stderr)
-    sys.stderr.flush()
-    os._exit(EXIT_INTERRUPTED)
-
-
 def entry() -> None:
     """The `kozyr` command (and `python -m analyzer`): main, and after a second Ctrl-C an exit
     at once, without the interpreter's wait for the shards that are still running (a compiled
@@ -600,8 +593,10 @@ def entry() -> None:
     kept)."""
     try:
         code = main()
-    except KeyboardInterrupt:   # while the command line is read (the games' modules load)
-        interrupted_at_start()
+    except BaseException:
+        if received():   # while the games' modules load: a KeyboardInterrupt, or what an extension made of it
+            exit_interrupted()
+        raise
     if shards_abandoned():
         print("kozyr: stopped at once: the shards under way were dropped", file=sys.stderr)
         sys.stdout.flush()

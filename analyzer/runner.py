@@ -20,7 +20,7 @@ from typing import Any, Callable, Mapping
 import numpy as np
 from tqdm import tqdm
 
-from . import __version__, constrained
+from . import __version__, constrained, interrupts
 from .games import get_game
 
 DEFAULT_SHARD_SIZE = 200_000
@@ -286,6 +286,8 @@ def run(config: RunConfig, workers: int = 1, backend: str = "threads", executor:
                 raise KeyboardInterrupt
             stop.set()
         previous_handlers = {sig: signal.signal(sig, request_stop) for sig in STOP_SIGNALS}
+        if interrupts.received():   # a Ctrl-C before the run that a module's loading swallowed
+            stop.set()
     queue = iter(todo)
     in_flight: dict = {}
     dropped = False          # a second Ctrl-C left shards under way
