@@ -307,6 +307,11 @@ def run(config: RunConfig, workers: int = 1, backend: str = "threads", executor:
             next_log = now + LOG_EVERY
             print(f"kozyr: {label}: {progress_line(deals_kept, total, now - start)}", file=sys.stderr, flush=True)
 
+    # This machine's pools queue the shards submitted beyond their workers; a stop withdraws
+    # those (a process pool has already handed one more to its workers). A cluster's futures
+    # cannot tell a queued shard from a running one: all of them finish and are kept.
+    withdraw_queued = isinstance(executor, (ThreadPoolExecutor, ProcessPoolExecutor))
+    stopping_told = False
     try:
         while True:
             while not stop.is_set() and len(in_flight) < window:
@@ -314,8 +319,15 @@ def run(config: RunConfig, workers: int = 1, backend: str = "threads", executor:
                 if index is None:
                     break
                 in_flight[executor.submit(_run_shard_timed, config, index)] = index
+            if stop.is_set() and withdraw_queued:
+                for future in [future for future in in_flight if future.cancel()]:
+                    del in_flight[future]
             if not in_flight:
                 break
+            if stop.is_set() and not stopping_told:
+                stopping_told = True
+                tqdm.write(f"kozyr: stopping: no new shard starts; {len(in_flight)} under way will finish and be kept "
+                           "(Ctrl-C again stops at once, dropping them)", file=sys.stderr)
             finished, _ = wait(in_flight, timeout=0.25, return_when=FIRST_COMPLETED)
             for future in finished:
                 keep(in_flight.pop(future), *future.result())

@@ -190,6 +190,20 @@ def test_a_ctrl_c_lost_or_changed_while_modules_load_still_ends_the_command(tmp_
     assert proc.stderr == "kozyr: interrupted\n" and proc.stdout == ""
 
 
+def test_a_ctrl_c_starts_no_new_shard_and_says_so(capsys):
+    # One worker, shards of about half a second, a Ctrl-C as the first one is kept: shard 1 is
+    # then under way and shards 2 and 3 wait in the pool's queue (4 a worker are submitted).
+    # Only shard 1 may finish after it; the queued ones must not start.
+    def interrupt_after_the_first(index, counters, seconds):
+        if index == 0:
+            os.kill(os.getpid(), signal.SIGINT)
+
+    result = run(config(deals=100_000_000, shard_size=5_000_000), workers=1, progress=False,
+                 on_shard=interrupt_after_the_first)
+    assert result.shards_done == (0, 1)
+    assert "kozyr: stopping: no new shard starts; 1 under way will finish" in capsys.readouterr().err
+
+
 def test_a_run_after_a_swallowed_ctrl_c_starts_no_shard(monkeypatch):
     # An interrupt noted before the run (analyzer.interrupts) is a stop request: the run returns
     # at once, incomplete, like one stopped before its first shard.
