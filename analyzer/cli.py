@@ -591,6 +591,10 @@ def entry() -> None:
     at once, without the interpreter's wait for the shards that are still running (a compiled
     kernel cannot be stopped; what they would have given is dropped, the finished shards are
     kept)."""
+    # Names like леза and Квадрат on an output that cannot encode them (a file written with a
+    # Windows code page, PYTHONIOENCODING=ascii) come out escaped instead of ending the command.
+    if hasattr(sys.stdout, "reconfigure"):
+        sys.stdout.reconfigure(errors="backslashreplace")
     try:
         code = main()
     except BaseException:

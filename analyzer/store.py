@@ -501,7 +501,7 @@ def export_run(store: Store, run_id: int, csv: Path | str | None = None, parquet
         sys.stdout.write(df.to_csv(index=False))
         written.append("standard output")
     elif csv:
-        Path(csv).write_text(df.to_csv(index=False))
+        Path(csv).write_text(df.to_csv(index=False), encoding="utf-8")
         written.append(Path(csv))
     if parquet:
         import pyarrow as pa

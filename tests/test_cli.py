@@ -1,4 +1,5 @@
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -136,3 +137,16 @@ def test_the_run_header_names_what_was_counted_and_the_strategies_chosen(capsys)
     assert header.startswith('# klabor games, rules standard, strategies {"play_b": "random"}, 20 games, seed 1')
     assert main(["marias", "stovka", "--deals", "200", "--no-store"]) == 0
     assert capsys.readouterr().out.startswith("# marias stovka, rules seed, 200 deals, seed 1, kozyr ")
+
+
+def test_an_output_that_cannot_encode_the_games_names_gets_them_escaped(tmp_path):
+    # piquet for three's леза and the square game's Квадрат, written to an ASCII-only output (a
+    # file in a Windows code page behaves the same): escaped, never a failed command
+    env = {**os.environ, "PYTHONIOENCODING": "ascii"}
+    run = [sys.executable, "-m", "analyzer"]
+    proc = subprocess.run(run + ["piquet_three", "deals", "--deals", "2000", "--no-store"], capture_output=True,
+                          text=True, env=env, cwd=tmp_path, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert "\\u043b\\u0435\\u0437\\u0430" in proc.stdout      # леза
+    proc = subprocess.run(run + ["--help"], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
+    assert proc.returncode == 0 and "\\u041a\\u0432\\u0430\\u0434\\u0440\\u0430\\u0442" in proc.stdout   # Квадрат
