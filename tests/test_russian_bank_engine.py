@@ -279,6 +279,17 @@ def test_golden(name):
     assert (GOLDEN / name).read_text(encoding="utf-8") == transcript(name)
 
 
+def test_a_dict_of_rules_takes_the_overrides_too():
+    # a position's own options passed back as rules, with one more option: it applies (it was
+    # once dropped without a word), and options are checked as for a preset
+    pos, _ = rb.new_game(5, dict(rb.DEFAULTS), foundation_priority="none")
+    assert pos.rules["foundation_priority"] == "none"
+    with pytest.raises(ValueError, match="unknown russian_bank rule option 'colour'"):
+        rb.new_game(5, dict(rb.DEFAULTS, colour="red"))
+    with pytest.raises(ValueError, match="auto_turn=false"):
+        rb.new_game(5, dict(rb.DEFAULTS), stock_before_hand=True)
+
+
 def regenerate():
     GOLDEN.mkdir(parents=True, exist_ok=True)
     for name in GAMES:

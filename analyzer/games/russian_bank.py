@@ -145,13 +145,10 @@ def _check_solo(rules: dict, strategies: dict) -> None:
 
 
 def resolve(rules: str | dict = "default", overrides: dict | None = None) -> dict:
+    """A preset's options, or a dict of options (a position's own) taken as overrides of the
+    defaults, with the overrides applied: validated alone and together."""
     if isinstance(rules, dict):
-        base = dict(DEFAULTS)
-        for key, value in rules.items():
-            if key not in base:
-                raise ValueError(f"unknown russian_bank rule option {key!r}")
-            base[key] = validate_option(key, value)
-        return check_rules(base)
+        return GAME.resolve_rules("default", {**rules, **(overrides or {})})
     return GAME.resolve_rules(rules, overrides)
 
 
@@ -267,7 +264,7 @@ class Position:
         """houses: 8 piles; foundations: per suit S H D C a pair of heights ('3,0' or (3, 0));
         p0/p1: dicts with stock, hand, waste piles (card strings bottom -> top) and optionally
         ``up`` (is the hand top turned up; default: yes when the hand is non-empty) and ``redeals``."""
-        options = resolve(rules, overrides) if not isinstance(rules, dict) else resolve(rules)
+        options = resolve(rules, overrides)
         if len(houses) != N_HOUSES:
             raise ValueError(f"a duel has {N_HOUSES} houses, got {len(houses)}")
         if player not in (0, 1):
@@ -522,7 +519,7 @@ class Position:
 
 def new_game(seed: int, rules: str | dict = "default", **overrides) -> tuple[Position, tuple[list[int], list[int]]]:
     """The dealt position of game `seed` (§2-3) and the two packs (kinds, top card first)."""
-    options = resolve(rules, overrides) if not isinstance(rules, dict) else resolve(rules)
+    options = resolve(rules, overrides)
     deal_gen, strat_gen = _seed_generators(seed)
     packs = core.deal_packs(deal_gen)
     state = core.DuelState(options, strat_gen)
