@@ -71,6 +71,12 @@ run_id = bounded_int("a run id", 1, MAX_ID)
 workers = bounded_int("the number of workers", 1, MAX_WORKERS)
 
 
+def report_folder(text: str) -> Path:
+    """An argparse type: the report's folder; an empty one is refused rather than read as the
+    current folder, whose files the report would overwrite."""
+    return Path(option_parsing.not_empty("give a folder (leave --out out for reports/)")(text))
+
+
 def output_file(text: str) -> Path:
     """An argparse type: a file path that can be written (checked now, before any simulation)."""
     path = Path(text)
@@ -329,7 +335,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def add_report_options(p) -> None:
     """The options of a report command: `kozyr report` and each game's `report`."""
-    p.add_argument("--out", type=Path, default=Path("reports"), help="output folder (default reports/)")
+    p.add_argument("--out", type=report_folder, default=Path("reports"), help="output folder (default reports/)")
     p.add_argument("--seed", type=seed, default=2026, help="root seed (default 2026)")
     p.add_argument("--scale", type=float, default=1.0,
                    help="multiply every run's number of deals (e.g. 0.01 for a quick preview; "

@@ -62,6 +62,7 @@ from typing import Any, Callable, Mapping
 import numpy as np
 
 from .cards import RANK_CHARS, SUIT_CHARS, SUIT_NAMES, Deck, check_disjoint
+from .option_parsing import not_empty
 from .strategies import PREFIX, factory
 
 BATCH = 4096                 # candidate deals per predicate call
@@ -425,14 +426,17 @@ def acceptance(counters: Mapping[str, np.ndarray]) -> tuple[int, int]:
 # ---------------------------------------------------------------------------------------------
 # Command line
 
+NO_EMPTY_CONSTRAINT = not_empty("leave the option out for no constraint")
+
+
 def add_cli_options(parser, layout: DealLayout) -> None:
     """--SEAT CARDS for each seat of the layout, and --where EXPR (the game adds its options)."""
     group = parser.add_argument_group("constrained deals (given cards; see analyzer/constrained.py)")
     for seat, slots in layout.seats.items():
-        group.add_argument(f"--{seat}", dest=f"fix_{seat}", metavar="CARDS", default=None,
+        group.add_argument(f"--{seat}", dest=f"fix_{seat}", type=NO_EMPTY_CONSTRAINT, metavar="CARDS", default=None,
                            help=f"cards fixed in {seat}'s {len(slots)} (all or some), e.g. \"AS KS 7D\"")
     last_seat = list(layout.seats)[-1]
-    group.add_argument("--where", default=None, metavar="EXPR",
+    group.add_argument("--where", type=NO_EMPTY_CONSTRAINT, default=None, metavar="EXPR",
                        help=f"keep only the deals where EXPR holds, e.g. \"count({last_seat} & aces) >= 2\"; "
                             "or package.module:function (a vectorised predicate)")
 

@@ -3,13 +3,25 @@
 The command line passes every option as text (``--set repik_bonus=60``), the Python API passes
 values; both come out as one canonical value, or as a ValueError that names the option and what it
 accepts. A game describes its options by kind (choices, on/off flags, integer ranges) and handles
-the few special ones itself; :func:`parse` does the rest."""
+the few special ones itself; :func:`parse` does the rest. :func:`not_empty` checks the text
+options of the command line that are not rule options."""
 from __future__ import annotations
 
+import argparse
 from typing import Any, Callable, Collection, Mapping
 
 TRUE = ("true", "yes", "on", "1")
 FALSE = ("false", "no", "off", "0")
+
+
+def not_empty(hint: str) -> Callable[[str], str]:
+    """An argparse type for a text option whose empty value (typically an unset shell variable)
+    would otherwise quietly mean "not given": refuse it, with the hint of what to do instead."""
+    def check(text: str) -> str:
+        if not text.strip():
+            raise argparse.ArgumentTypeError(f"empty; {hint}")
+        return text
+    return check
 
 
 def choice(key: str, value: Any, choices: Collection) -> Any:

@@ -1267,7 +1267,8 @@ def register_cli(sub) -> None:
     explain = sub.add_parser("explain", help="score two given hands (declarations; with --tricks, the whole deal)")
     explain.add_argument("--elder", required=True, help='12 cards, e.g. "AS KS QS ..."')
     explain.add_argument("--younger", required=True, help="12 cards")
-    explain.add_argument("--tricks", help='the 12 tricks, leader\'s card first: "AS/TC KS/JC ..."')
+    explain.add_argument("--tricks", type=parsing.not_empty("leave --tricks out to explain the declarations only"),
+                         help='the 12 tricks, leader\'s card first: "AS/TC KS/JC ..."')
     explain.add_argument("--announced", choices=PLAYERS, help="who announced an open capot")
     explain.add_argument("--rules", default="ru_seed", choices=list(PRESETS))
     cli.add_set_option(explain)
