@@ -266,3 +266,19 @@ def test_carte_blanche_both_pays_a_hand_declared_as_dealt_twice():
     changed = np.nonzero(rows[0] != plain[0])[0]
     assert len(changed) and set((rows[0, changed].astype(int) - plain[0, changed].astype(int)).tolist()) == {10}
     assert dealt_carte_blanche(options) == 20 and dealt_carte_blanche(_options("ru_seed")) == 10
+
+
+def test_a_card_in_both_hands_is_refused():
+    # §1: each of the 32 cards is dealt once, so the two hands never share a card.
+    elder = "AS KS QS 9S 8S 7S AH KH AD 7C 8C 9C"
+    younger = "JH TH 9H 8H JS TS QD JD 9D 7D KC AS"          # AS is elder's too
+    with pytest.raises(ValueError, match="'AS' is given twice"):
+        score_declarations(elder, younger)
+
+
+@pytest.mark.parametrize("values", ["3,4,15,16,17,18,19", "3,4,15,16,17", [13, 14, 15, 16, 17, 18, 19]])
+def test_seq_values_needs_exactly_one_value_per_length_3_to_8(values):
+    # §12: seq_values lists the values of the lengths 3..8, six values; a seventh would be ignored.
+    _, elder, younger, *_ = VECTORS[0]
+    with pytest.raises(ValueError, match="six values"):
+        score_declarations(elder, younger, seq_values=values)

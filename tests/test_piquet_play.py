@@ -509,3 +509,152 @@ def test_exchange_counts_that_leave_younger_no_allowed_count_are_refused():
         RunConfig("piquet", "deal", "ru_seed", 10, 1, overrides={"exchange_elder": elder, "exchange_younger": younger})
     text = play_one(3, "ru_seed", None, exchange_elder="5", exchange_younger="3")
     assert "elder exchanges 5" in text and "younger exchanges 3" in text
+
+
+# ---------------------------------------------------------------------------------------------
+# Rules that the vectors above leave open (found by mutation testing)
+
+def test_rubicon_a_loser_on_exactly_100_is_not_rubiconed():
+    # §11: loser >= 100: the winner gets the difference + 100; loser < 100: the sum + 100.
+    r = score_partie([(130, 100)] + [(0, 0)] * 5, rules="classic")
+    assert r.finished and not r.rubicon and r.net == (130, -130)       # 130 - 100 + 100
+    r = score_partie([(100, 99)] + [(0, 0)] * 5, rules="classic")
+    assert r.rubicon and r.net == (299, -299)                          # 100 + 99 + 100
+
+
+def test_refet_multipliers_do_not_compound():
+    # §8.5: a рефет inside a doubled королик makes the next one x2 again, not x4.
+    # Deal 1 рефет closes королик 1; deal 2, a рефет in the doubled королик 2, closes it; королик 3
+    # (deals 3, 4) is doubled: A 20x2 = 40, B 10x2 = 20 -> A 20 -> 120. Columns 40 vs 20 -> A 120.
+    r = score_partie([(30, 30), (40, 40), (50, 30), (20, 30)])
+    assert r.finished and r.deals_used == 4
+    assert r.columns == (40, 20) and r.korolik_records == (120, 0)
+    assert r.net == (240, -240) and r.carried_multiplier == 1 and not r.skvoznaya
+
+
+def test_carte_blanche_is_judged_on_the_dealt_hand_in_score_deal():
+    # §4: by default the dealt hand counts. Elder was dealt no K, Q or J, threw 9H 8H 9D 8D and
+    # drew KS QS JS KH: his final hand is not blank but he still scores carte blanche 10.
+    elder_dealt = "AS TS 9S 8S AH TH 9H 8H AD TD 9D 8D"
+    elder = "AS KS QS JS TS 9S 8S AH KH TH AD TD"
+    younger = "QH JH 7H KD QD JD 7D AC KC QC JC TC"
+    tricks = [f"{a}/{b}" for a, b in _random_play(random.Random(1), elder.split(), younger.split())]
+    for when, points in (("dealt", 10), ("final", 0), ("both", 10)):
+        r = score_deal(elder, younger, tricks, elder_dealt=elder_dealt, carte_blanche_when=when)
+        assert r.elder.declarations.carte_blanche == points, when
+        assert r.younger.declarations.carte_blanche == 0
+
+
+def test_carte_blanche_is_judged_on_the_dealt_hand_in_simulated_deals():
+    # The same in the deal engine: elder is dealt a blank hand and the whole talon is courts, so
+    # whatever he takes (3 to 5 cards) spoils it; carte blanche is still his unless judged "final".
+    elder = "AS TS 9S 8S AH TH 9H 8H AD TD 9D 8D".split()
+    talon = "KS QS JS KH QH JH KD QD".split()
+    younger = [c for c in PIQUET32.cards if c not in elder + talon]
+    pack = np.array([[PIQUET32.bit(c) for c in elder + younger + talon]], np.uint8)
+    strategies = {**_strategies(), "younger_exchange": "refuse", "elder_announce": "never", "younger_announce": "never"}
+    for when, scored_by in (("dealt", [0, 1, 0]), ("final", [1, 0, 0]), ("both", [0, 1, 0])):
+        bit_generators = [np.random.PCG64(s) for s in range(3)]
+        c = kernel.deal_shard(bit_generators, 1, _options("ru_seed", carte_blanche_when=when), strategies, given=pack)
+        assert c["exchanged_hist"][0, 0] == 0                  # elder did take cards
+        assert c["category_winner"][0].tolist() == scored_by, when   # nobody / elder / younger
+
+
+def test_younger_failed_open_capot_pays_elder():
+    # §6.5: either player may announce; if younger announces and fails, elder scores 80 more.
+    # TV10's play gives younger 4 tricks: elder 82 + 80, younger keeps his 10.
+    r = score_deal(*TV10, TV10_TRICKS, announced="younger")
+    assert (r.elder.open_capot_penalty, r.younger.open_capot_penalty) == (80, 0)
+    assert (r.elder.total, r.younger.total) == (162, 10)
+
+
+@pytest.mark.parametrize("threshold,expected", [(42, (82, 10)), (43, (52, 10))])
+def test_pik_threshold_option_is_used(threshold, expected):
+    # TV10: elder declares 25 and wins tricks 1-8 (lead + trick = 2 each: 41), then leads trick 9
+    # (42) which younger wins, closing the window. So a threshold of 42 is reached, 43 is not.
+    r = score_deal(*TV10, TV10_TRICKS, pik_threshold=threshold)
+    assert (r.elder.total, r.younger.total) == expected
+    assert r.elder.pik == (30 if threshold == 42 else 0)
+
+
+class _ElderCountsYoungerNotes:
+    """Elder exchanges 0, 3, 4, 5 cards in turn; younger notes what he may then take, and stands pat."""
+
+    def __init__(self):
+        self.turn, self.elder_took, self.allowed = 0, None, {}
+
+    def choose_discard(self, view):
+        if view.seat == "elder":
+            self.elder_took = view.allowed[self.turn % len(view.allowed)]
+            self.turn += 1
+            return sorted(view.hand)[:self.elder_took]
+        self.allowed.setdefault(self.elder_took, set()).add(view.allowed)
+        return []
+
+
+def test_ru_seed_younger_exchange_counts_follow_what_elder_left():
+    # §3.1: younger may take 0, or 3 to min(5, cards remaining): after elder took 0 or 3, 0 or 3-5;
+    # after 4, 0, 3 or 4; after 5, 0 or 3.
+    noted = _ElderCountsYoungerNotes()
+    name = register("elder-counts-younger-notes", noted)
+    run(RunConfig("piquet", "deal", "ru_seed", deals=20, seed=2,
+                  strategies={"elder_exchange": name, "younger_exchange": name}))
+    assert noted.allowed == {0: {(0, 3, 4, 5)}, 3: {(0, 3, 4, 5)}, 4: {(0, 3, 4)}, 5: {(0, 3)}}
+
+
+class _ElderThrowsTheAceOfClubs:
+    """Elder discards the ace of clubs and two more cards whenever he holds it, else nothing."""
+
+    def __init__(self):
+        self.thrown = 0
+
+    def choose_discard(self, view):
+        if view.seat == "elder" and "AC" in view.hand and 3 in view.allowed:
+            self.thrown += 1
+            return ["AC"] + [c for c in sorted(view.hand) if c != "AC"][:2]
+        return []
+
+
+def test_a_python_discard_with_the_ace_of_clubs_is_made():
+    # The ace of clubs is bit 31 of a card mask: the kernel once read the callback's answer as an
+    # int, the conversion failed and the discard was silently taken as none.
+    thrower = _ElderThrowsTheAceOfClubs()
+    name = register("elder-throws-the-ace-of-clubs", thrower)
+    result = run(RunConfig("piquet", "deal", "ru_seed", deals=40, seed=5,
+                           strategies={"elder_exchange": name, "younger_exchange": name}))
+    exchanged = result.counters["exchanged_hist"][0]   # deals by the number of cards elder took
+    assert thrower.thrown > 0
+    assert exchanged[3] == thrower.thrown and exchanged.sum() == 40
+
+
+def test_overlapping_dealt_hands_are_refused():
+    elder, younger = TV10
+    with pytest.raises(ValueError, match="'AS' is given twice"):
+        score_deal(elder, younger, TV10_TRICKS, elder_dealt=elder,
+                   younger_dealt="AS QH JH TH 9H KD QD JD KC QC JC TC")
+
+
+def test_deal_table_pik_or_repik_is_the_elder_s_own():
+    # Pik is elder's only; "pik or repik" for elder adds his pik and his repik, not younger's repik.
+    from analyzer.games.piquet import deal_table
+
+    c = kernel.new_deal_counters()
+    c["deals"][0], c["pik"][0], c["repik"][:] = 100, 3, (2, 5)
+    table = deal_table(c).set_index(["event", "player"])
+    assert table.loc[("pik", "elder"), "count"] == 3
+    assert table.loc[("repik", "younger"), "count"] == 5
+    assert table.loc[("pik or repik", "elder"), "count"] == 5 and table.loc[("pik or repik", "elder"), "n"] == 100
+
+
+def test_feature_table_reports_pik_for_elder_only():
+    # by_feature[feature, player, bin] = (deals, repik, pik); only elder can pik (§7.1).
+    from analyzer.games.piquet import feature_table
+
+    c = kernel.new_deal_counters()
+    c["by_feature"][0, 0, 3] = (10, 1, 2)       # uncontested value 30-39, elder
+    c["by_feature"][0, 1, 3] = (20, 4, 0)       # the same bin, younger
+    table = feature_table(c)
+    rows = table[table.feature == "uncontested value"]
+    got = {(r.player, r.event): (r.count, r.n) for r in rows.itertuples()}
+    assert got == {("elder", "repik"): (1, 10), ("elder", "pik"): (2, 10), ("younger", "repik"): (4, 20)}
+    assert set(rows.value) == {"30-39"}

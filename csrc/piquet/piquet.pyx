@@ -306,9 +306,10 @@ cdef enum:  # what a Python callback is asked
     ASK_CARD = 1
 
 
-cdef int ask_python(DealEngine *g, int kind, int slot, tuple data) noexcept with gil:
+cdef long long ask_python(DealEngine *g, int kind, int slot, tuple data) noexcept with gil:
     """Call the Python strategy of a slot; it returns a mask (discard) or a card index. Errors are
-    kept by the callback (which returns -1) and raised once the shard ends."""
+    kept by the callback (which returns -1) and raised once the shard ends. (long long: a discard
+    with the ace of clubs, bit 31, does not fit an int.)"""
     try:
         return (<object>g.python)(kind, slot, data)
     except BaseException:
@@ -316,7 +317,7 @@ cdef int ask_python(DealEngine *g, int kind, int slot, tuple data) noexcept with
 
 
 cdef mask32 python_discard(DealEngine *g, Seat *seat, int me, mask32 dealt, int available, int counts) noexcept nogil:
-    cdef int answer
+    cdef long long answer
     with gil:
         answer = ask_python(g, ASK_DISCARD, seat.index, (me, dealt, available, counts))
     return <mask32>answer if answer >= 0 else 0
@@ -325,15 +326,15 @@ cdef mask32 python_discard(DealEngine *g, Seat *seat, int me, mask32 dealt, int 
 cdef int python_card(DealEngine *g, Seat *seat, const PlayState *s, int lead, const View *v) noexcept nogil:
     cdef int me = s.leader if lead < 0 else 1 - s.leader
     cdef mask32 legal = s.hand[me] if lead < 0 else legal_follows(s.hand[me], lead)
-    cdef int answer
+    cdef long long answer
     with gil:
         answer = ask_python(g, ASK_CARD, seat.index, (
             me, s.hand[me], legal, lead, s.tricks_done, v.played, v.known_out, v.opp_known, v.opp_void,
             tuple(tuple(v.decl_score[p][c] for c in range(N_CATEGORIES)) for p in range(2)) if v.decl_known else None,
             (s.points[0], s.points[1]), (s.tricks_won[0], s.tricks_won[1])))
-    if answer < 0 or not (legal >> answer) & 1:
+    if answer < 0 or answer > 31 or not (legal >> answer) & 1:
         return lowest_bit32(legal)       # the callback has kept the error; finish the deal quietly
-    return answer
+    return <int>answer
 
 
 cdef mask32 choose_discard(DealEngine *g, Seat *seat, int me, mask32 dealt, int available, int counts) noexcept nogil:
