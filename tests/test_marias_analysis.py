@@ -261,3 +261,72 @@ def test_the_rules_file_figures_stand_beside_the_trump_rows_of_longest_only(caps
     assert tables["longest"]["trump hlas"]["rules_file"] == RULES_FILE_TAU["trump hlas"]
     assert tables["z_lidu"]["trump hlas"]["rules_file"] is None
     assert "z vs rules_file" not in tables["z_lidu"]["trump hlas"]
+
+
+def test_stovka_rows_go_to_the_hlas_the_actor_holds():
+    # §8.3: the success table by max_hlas. Under the filter "holds the trump hlas" every qualifying
+    # actor keeps the trump K+Q (the discard never breaks a hlas while other cards are allowed), so
+    # every trial is a "trump hlas (40)" row with at least those two trumps; and over any hlas, the
+    # trump hlas (target 60 in card points and last trick) succeeds more often than a side hlas
+    # (target 80).
+    from analyzer._core import marias as core
+
+    gens = lambda: [np.random.PCG64(31), np.random.PCG64(32), np.random.PCG64(33)]
+    options = GAME.resolve_rules("seed")
+    counters = core.stovka_shard(gens(), 20_000, options, {}, "forced", "trump_hlas")
+    table = stovka_tables(counters)["by max_hlas x trumps"]
+    assert table.n.sum() == counters["qualified"][0] > 500
+    assert set(table.max_hlas) == {"trump hlas (40)"} and (table.trumps_after_discard >= 2).all()
+    table = stovka_tables(core.stovka_shard(gens(), 20_000, options, {}, "forced", "any_hlas"))["by max_hlas x trumps"]
+    by_hlas = table.groupby("max_hlas")[["successes", "n"]].sum()
+    rate = by_hlas.successes / by_hlas.n
+    assert set(rate.index) == {"side hlas (20)", "trump hlas (40)"}
+    assert rate["trump hlas (40)"] > rate["side hlas (20)"] + 0.1
+
+
+def test_companion_ticha_stovka_rates_agree_with_the_hra_money():
+    # §8.2 companion rates against §6.2: with spades trumps (no hearts doubling) and no doublings or
+    # sedma proti, a Hra pays S = +-1 or +-4B x steps (a tichá stovka, 4 at least), plus at most one
+    # tichá sedma of +-1. So S >= 3 exactly when the actor's total reaches 100 and S <= -3 exactly
+    # when the defenders' does (their card points, the last trick if theirs, all their hlasy).
+    from analyzer._core import marias as core
+
+    rng = np.random.default_rng(41)
+    packs = np.array([rng.permutation(32) for _ in range(12_000)], dtype=np.uint8)
+    forehand = packs[:, list(range(7)) + list(range(17, 22))]
+    packs = np.ascontiguousarray(packs[(forehand // 8 == 0).any(axis=1)])
+    gens = [np.random.PCG64(42), np.random.PCG64(43), np.random.PCG64(44)]
+    c = core.stovka_shard(gens, len(packs), GAME.resolve_rules("seed"), {}, "forced", "all", packs, 0)
+    hra = c["s_hist"][1]
+    s = np.arange(len(hra)) - core.S_OFFSET
+    assert c["companion"][0, 1] == c["companion"][3, 1] == c["money"][1, 0] == hra.sum() > 1000
+    assert c["companion"][0, 0] == hra[s >= 3].sum() > 0
+    assert c["companion"][3, 0] == hra[s <= -3].sum() > 0
+    # "Hra won" is its main part (§6.4): won at S >= 1, lost at S <= -1; S = 0 is +1 - 1 either way
+    assert hra[s >= 1].sum() <= c["companion"][2, 0] <= hra[s >= 0].sum()
+    assert c["companion"][2, 1] == hra.sum()
+
+
+def test_contracts_table_counts_the_hundred_as_stovka_settles_it():
+    # §6.2: an announced Stovka is won exactly when count (card points + last trick + the highest
+    # hlas) reaches 100, count = 100 included; Sto a sedem also needs its seven, so it is won at most
+    # as often as the hundred is reached.
+    from analyzer._core import marias as core
+
+    gens = [np.random.PCG64(51), np.random.PCG64(52), np.random.PCG64(53)]
+    counters = core.stovka_shard(gens, 10_000, GAME.resolve_rules("seed"), {"contract": "bold"}, "natural")
+    table = contracts_table(counters).set_index("contract")
+    n, made, _, _, hundred = counters["contracts"][2]                   # Stovka
+    assert n > 200 and hundred == made
+    assert table.loc["stovka", "count_100_rate"] == table.loc["stovka", "win_rate"]
+    n, made, _, _, hundred = counters["contracts"][3]                   # Sto a sedem
+    assert n > 50 and hundred >= made
+
+
+@pytest.mark.parametrize("key,value", [("maly_value", 0), ("velky_value", 0), ("maly_value", -5), ("max_doublings", 11),
+                                       ("base_cents", 0), ("deal_cap", -1)])
+def test_out_of_range_numbers_are_refused(key, value):
+    # a Malý or Veľký worth nothing (or less) would make the made contract a loss (§6.4: the main
+    # part decides who won); the tariffs start at 1 B
+    with pytest.raises(ValueError, match=key):
+        validate_option(key, value)

@@ -323,3 +323,71 @@ def test_double_dummy_values_of_recorded_positions():
                                   GAMES.index(r["game"]), "SHDC".index(r["trump"]) if r["trump"] else -1,
                                   r["seven_holder"], r["queen_first"])
         assert got == r["value"], r
+
+
+# The rear wins tricks 1 and 3; the middle player, holding the K+Q of hearts, takes no trick.
+TRICKLESS_HANDS = ["AS TS KS QS JS 9S 8S 7S QD TD", "KH QH 7H 8H 9H 7D 8D 9D 7C 8C", "AH TH JH AC TC KC JC 9C AD KD"]
+TRICKLESS_PLAY = "TD 7D AD  AH 7S 7H  QD 8D KD  AC 8S 7C  9S 8H 9C  JS 8C JH  QS 9H JC  KS 9D KC  TS QH TH  AS KH TC"
+
+
+def test_hlas_needs_trick_asks_for_a_trick_of_the_side():
+    # §9 A12, flag hlas_needs_trick: hlasy count for a *side* that takes a trick. The defence took
+    # two tricks (the rear's), so the middle player's hlas of hearts (20, spades trumps) counts
+    # although he took none, in play_deal and in the kernel's outcome alike.
+    r = play_deal(TRICKLESS_HANDS, "JD QC", "hra", "S", tricks=TRICKLESS_PLAY, hlas_needs_trick=True)
+    assert r.trick_winners == (2, 0, 2, 0, 0, 0, 0, 0, 0, 0)
+    assert r.hlasy_actor == (40,) and r.hlasy_def == (20,)
+    options = GAME.resolve_rules("seed", {"hlas_needs_trick": True})
+    out = kernel_play(TRICKLESS_HANDS, ["JD", "QC"], 0, "hra", "S", -1, ["heuristic"] * 3, 0, options,
+                      forced=TRICKLESS_PLAY.split())
+    assert out["tricks"] == [8, 0, 2]
+    assert out["hlasy_actor"] == 40 and out["hlasy_def"] == 20
+
+
+def test_play_deal_talon_and_sedma_proti_switches():
+    # §3.3c: trumps may go to the talon by default; flag talon_allows_trumps off refuses them.
+    # (The talon JD JH holds a trump in diamonds and in hearts, none in clubs.)
+    assert play_deal(HANDS, "JD JH", "hra", "D").talon == ("JD", "JH")
+    for trump in ("D", "H"):
+        with pytest.raises(ValueError, match="talon_allows_trumps is off"):
+            play_deal(HANDS, "JD JH", "hra", trump, talon_allows_trumps=False)
+    assert play_deal(HANDS, "JD JH", "hra", "C", talon_allows_trumps=False).talon == ("JD", "JH")
+    # §3.6 step 6, flag allow_proti: off, nobody may announce sedma proti (the middle holds 7C)
+    assert "sedma_proti" in play_deal(HANDS, "JD JH", "hra", "C", sedma_proti=True).settlement.parts
+    with pytest.raises(ValueError, match="allow_proti is off"):
+        play_deal(HANDS, "JD JH", "hra", "C", sedma_proti=True, allow_proti=False)
+
+
+def test_play_deal_allows_doublings_up_to_the_cap():
+    # §4.2: k <= max_doublings (default 4). The Stovka of test_play_deal_given_sequence_and_settlement
+    # is made at 100 (4B x 1 step); four doublings make it 4 x 2^4 = 64B per defender.
+    seq = "AC 7C 7S  TC JC 7H  AS 8S JS  7D 9S AD  TD 8D TS  KD 8C QS  KS QH 8H  9C KH 9H  QC TH 9D  KC AH QD"
+    r = play_deal(HANDS, "JD JH", "stovka", "C", tricks=seq, k={"main": 4})
+    assert r.settlement.per_defender == (64, 64)
+    assert play_deal(HANDS, "JD JH", "stovka", "C", tricks=seq, k={"main": 2}, max_doublings=2).settlement.amount == 16
+    with pytest.raises(ValueError, match="exceeds max_doublings = 2"):
+        play_deal(HANDS, "JD JH", "stovka", "C", tricks=seq, k={"main": 3}, max_doublings=2)
+
+
+@pytest.mark.parametrize("hands,message", [
+    ([HANDS[0][:-3], HANDS[1], HANDS[2]], "forehand hand has 9 cards, expected 10"),
+    ([HANDS[0], HANDS[1] + " JD", HANDS[2]], "middle hand has 11 cards, expected 10"),
+    ([HANDS[0], HANDS[1], "JS 7S 9H 8H 7H AD TD KD QD QD"], "duplicate card 'QD' in the rear hand"),
+])
+def test_play_deal_hands_hold_ten_distinct_cards(hands, message):
+    # §2: each player plays with 10 cards; a hand of another size or with a card twice is refused
+    with pytest.raises(ValueError, match=message):
+        play_deal(hands, "JD JH", "stovka", "C")
+
+
+def test_play_deal_sto_a_sedem_needs_the_trump_seven_and_a_hlas():
+    # §3.4: Sto a sedem needs the trump 7 and >= 1 hlas (A7). The forehand of HANDS holds the K+Q of
+    # clubs and 7D, not 7C; with QC and 9D swapped he keeps the 7D but no hlas.
+    assert play_deal(HANDS, "JD JH", "sto_a_sedem", "D").contract == "sto_a_sedem"
+    with pytest.raises(ValueError, match=r"Sto a sedem needs the trump 7 \(7C\)"):
+        play_deal(HANDS, "JD JH", "sto_a_sedem", "C")
+    no_hlas = ["AC TC KC 9D 9C 8C AS KS 7D 8D", HANDS[1], "JS 7S 9H 8H 7H AD TD KD QD QC"]
+    for contract in ("stovka", "sto_a_sedem"):
+        with pytest.raises(ValueError, match="needs a hlas"):
+            play_deal(no_hlas, "JD JH", contract, "D")
+        assert play_deal(no_hlas, "JD JH", contract, "D", allow_hopeless_stovka=True).contract == contract

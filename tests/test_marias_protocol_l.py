@@ -132,3 +132,44 @@ def test_play_deal_protocol_l_forehand_leads_a_suit_game():
 def test_forced_stovka_refuses_protocol_l():
     with pytest.raises(ValueError, match="protocol V"):
         core.stovka_shard([np.random.PCG64(1), np.random.PCG64(2), np.random.PCG64(3)], 10, GAME.resolve_rules("seed", {"protocol": "L"}), {})
+
+
+def _natural_balances_against_settle(overrides, n=3000):
+    """(deals, deals with sedma proti, mismatches): the kernel's balance of each natural deal
+    against settle() with the same options on the reference replay of its play."""
+    options = GAME.resolve_rules("seed", overrides)
+    money_options = {key: options[key] for key in ("flek_per_defender", "sedma_proti_only_announcer")}
+    deals = core.natural_deals([np.random.PCG64(7), np.random.PCG64(8), np.random.PCG64(9)], n, options,
+                               {"actor_play": "random", "defender_play": "heuristic", "doubling": "heuristic"})
+    proti = bad = 0
+    for d in deals:
+        hands = [_cards(m) for m in d["hands"]]
+        actor, game = d["actor"], d["game"]
+        trump = "SHDC"[d["trump"]] if d["trump"] >= 0 else None
+        holder = d["seven_holder"] if d["seven_holder"] >= 0 else None
+        r = ref.replay(hands, actor, game, trump, [MARIAS32.card(b) for b in d["cards"]], holder, leader=d["leader"])
+        k = [dict(zip(("hra", "sedma", "main", "sedma_proti"), kd)) for kd in d["k"]]
+        if trump:
+            last = "actor" if r["winners"][-1] == actor else "def"
+            money = settle(game, trump, k, d["proti_by"] >= 0, r["points"][actor], last, r["hlasy"][actor],
+                           [v for s in range(3) if s != actor for v in r["hlasy"][s]], r["seven"],
+                           proti_by=max(d["proti_by"], 0), **money_options)
+        else:
+            money = settle(game, k=k, actor_tricks=r["taken"][actor], **money_options)
+        proti += d["proti_by"] >= 0
+        bad += d["balance"] != money.actor_balance
+    return len(deals), proti, bad
+
+
+def test_natural_game_settles_flek_per_defender_like_settle():
+    # §9 A2 flag flek_per_defender: each defender settles his own doublings (k differs between them)
+    deals, proti, bad = _natural_balances_against_settle({"flek_per_defender": True})
+    assert proti > 100 and bad == 0
+
+
+def test_natural_game_settles_sedma_proti_only_announcer_like_settle():
+    # §9 flag sedma_proti_only_announcer: only the announcer settles sedma proti, but the defence
+    # announced the seven, so neither defender is paid a tichá sedma on it (§6.3); the kernel once
+    # settled one with the other defender
+    deals, proti, bad = _natural_balances_against_settle({"sedma_proti_only_announcer": True})
+    assert proti > 100 and bad == 0

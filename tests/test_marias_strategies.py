@@ -230,3 +230,28 @@ def test_oracle_intervals_are_those_of_the_deals(oracle_deals):
         column = row.S + core.S_OFFSET
         deff, low, high = _clustered_rate(hists[:, 0].sum(axis=1), hists[:, 0, column])
         assert (row.design_effect, row.ci_low, row.ci_high) == pytest.approx((deff, low, high), rel=1e-9)
+
+
+def test_a_doubling_by_either_defender_binds_both():
+    # §4.2 and §9 A2: a doubling said by either defender counts for both defenders' payments, so
+    # by default both settle the same counters; under flek_per_defender each defender's raise binds
+    # only him, while the sedma proti counter (the actor against its announcer) stays shared.
+    shared = natural(5000, {"doubling": "heuristic"})
+    assert sum(max(d["k"][0]) > 0 for d in shared) > 100
+    assert all(d["k"][0] == d["k"][1] for d in shared)
+    own = natural(5000, {"doubling": "heuristic"}, flek_per_defender=True)
+    assert any(d["k"][0] != d["k"][1] for d in own)
+    assert all(d["k"][0][3] == d["k"][1][3] for d in own)
+
+
+def test_discard_never_lays_down_the_trump_indicator():
+    # §3.3c: the trump indicator goes back into the hand and may not be discarded, even when the
+    # only other cards allowed in the talon are trumps and hlas cards (A/T and the trump 7 are never
+    # allowed). Trumps spades, indicator 8S: the two cheapest allowed cards are then 9S and JS.
+    hand = MARIAS32.mask("8S 9S JS QS KS AS TS AH TH AD TD AC")
+    # with the 7S, only 9S, QS and KS remain allowed: 9S and (breaking the hlas) the QS
+    seven = MARIAS32.mask("7S 8S 9S QS KS AS TS AH TH AD TD AC")
+    for name in ("heuristic", "low_cards"):
+        pick = lambda h: set(MARIAS32.from_mask(core.discard_of(h, 0, MARIAS32.bit("8S"), OPTIONS, {"discard": name})))
+        assert pick(hand) == {"9S", "JS"}, name
+        assert pick(seven) == {"9S", "QS"}, name

@@ -976,6 +976,7 @@ cdef int settle_both(const Play *p, const Rules *rules, int game, int k[2][N_PAR
         for part in range(N_PARTS):
             o.k[part] = k[d][part]
         o.proti = proti_by >= 0 and (not rules.proti_only_announcer or d == proti_by)
+        o.proti_announced = proti_by >= 0
         total += settle_outcome(&o, &rules.settle, main_won)
     return total
 
@@ -1989,6 +1990,7 @@ def settle_kernel(dict outcome, dict rule_options):
     o.seven = SEVEN_NAMES.index(outcome.get("seven", "none"))
     o.actor_tricks = outcome.get("actor_tricks", 0)
     o.proti = bool(outcome.get("sedma_proti", False))
+    o.proti_announced = o.proti
     for part, key in enumerate(("hra", "sedma", "main", "sedma_proti")):
         o.k[part] = outcome.get("k", {}).get(key, 0)
     total = settle_outcome(&o, &rules.settle, &won)

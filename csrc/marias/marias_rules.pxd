@@ -174,7 +174,8 @@ cdef struct Outcome:
     int hlasy_def
     int seven
     int actor_tricks
-    int proti                      # sedma proti announced
+    int proti                      # sedma proti settled with this defender
+    int proti_announced            # sedma proti announced (the defence has no tichá sedma)
     int k[N_PARTS]
 
 
@@ -233,7 +234,7 @@ cdef inline int settle_outcome(const Outcome *o, const SettleRules *r, int *main
                 quiet += 1
             elif o.seven == SEVEN_KILLED_ACTOR:
                 quiet -= 1
-        if not o.proti:
+        if not o.proti_announced:
             if o.seven == SEVEN_WON_DEF:
                 quiet -= 1
             elif o.seven == SEVEN_KILLED_DEF:
