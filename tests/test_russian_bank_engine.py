@@ -152,6 +152,32 @@ def test_greedy_direct_generator_is_off_where_it_would_differ():
         assert pos.state.greedy_both_ways()[1] is None
 
 
+def test_g1_frozen_is_false_while_a_stock_top_loads_on_the_opponents_stock():
+    # Nothing fits a house or a foundation (no aces or queens in play) and no hand card loads
+    # anywhere, but P0's stock top 9D may be loaded on P1's stock top 8D (§4.2: same suit, one
+    # rank apart) and G1 does so (class 1, §10.6): G1 is not frozen here.
+    pos = rb.Position.from_piles(["KH", "KS", "KD", "KC", "2H", "2S", "2D", "2C"], "0 0 0 0",
+                                 p0=dict(stock="9D", hand="5C"), p1=dict(stock="8D", hand="8S"))
+    load = pos.parse_move("9D→P1 stock")
+    assert {m.text for m in pos.legal_moves()} == {"9D→P1 stock", "DISCARD"}
+    assert not pos.state.g1_frozen()
+    assert pos.state.greedy_both_ways() == (load, load)
+    assert pos.state.step(("greedy", "greedy")) == load
+
+
+def test_the_lookahead_counts_a_stock_card_twice():
+    # §10.6 policy 3 values a position by 2·opp_stock + opp_hand + opp_waste − (the same of his own).
+    # P0's hand card 9D fits P1's stock top 8D and his waste top TD: against DISCARD (no count
+    # changes), the load on the stock gains 2 + 1 cards and the load on the waste 1 + 1.
+    pos = rb.Position.from_piles(["KH", "KS", "KD", "KC", "2H", "2S", "2D", "2C"], "0 0 0 0",
+                                 p0=dict(stock="5C", hand="4C 9D"), p1=dict(stock="8D", waste="TD", hand="8S"))
+    values = pos.state.plan_values()
+    stock, waste = pos.parse_move("9D→P1 stock"), pos.parse_move("9D→P1 waste")
+    assert set(values) == {stock, waste, core.ACTION_DISCARD}
+    gain = {a: values[a] - values[core.ACTION_DISCARD] for a in (stock, waste)}
+    assert gain[waste] > 0 and 2 * gain[stock] == 3 * gain[waste]
+
+
 def hide(piles, rng):
     """The same position with every face-down card of both players shuffled within its pile (and
     the waste below its top): what a blind player cannot tell apart."""

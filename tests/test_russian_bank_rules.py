@@ -178,6 +178,19 @@ def test_r4_tie_break_on_house_cards():
     assert state.piles()["player"] == 1
 
 
+def test_r4_tie_break_compares_the_first_house_cards_first():
+    # §3: after a stock tie the house cards are compared in deal order, d[13] first; the first
+    # difference decides even when a later house card (d[14]) points the other way.
+    state = core.DuelState(rb.resolve("default"))
+    state.deal(pack("9H", ["KS", "2D"], 1), pack("9S", ["5C", "KD"], 2))    # K beats 5 at d[13]
+    assert state.piles()["player"] == 0
+    state.deal(pack("9H", ["5S", "KD"], 1), pack("9S", ["KC", "2D"], 2))
+    assert state.piles()["player"] == 1
+    lower = core.DuelState(rb.resolve("default", dict(first_player="lower")))
+    lower.deal(pack("9H", ["KS", "2D"], 1), pack("9S", ["5C", "KD"], 2))
+    assert lower.piles()["player"] == 1
+
+
 def test_deal_layout():
     state = core.DuelState(rb.resolve("default"))
     p0, p1 = pack("7C", rest_seed=3), pack("QD", rest_seed=4)
@@ -270,6 +283,31 @@ def test_stop_call_ends_the_turn():
     assert any("STOP" in m for m in record.moves)
 
 
+@pytest.mark.parametrize("stop_hand_card, hand, waste", [("waste", ["7C"], ["4C", "8H"]),
+                                                         ("return", ["7C", "8H"], ["4C"])])
+def test_a_stop_call_takes_the_action_back_and_places_the_hand_card(stop_hand_card, hand, waste):
+    # §6.2 on L1b under stop_mode=call: the only compliant action is 2H→F, so a random player
+    # soon tries another one; noticed (p_detect=1), it is not made and the turn passes to P1.
+    # The turned-up hand card 8H goes to the waste as at a normal turn end (stop_hand_card=waste)
+    # or back face down onto the hand (return), where it comes up again at P0's next turn.
+    pos = l1(stock="2H", hand="7C 8H", stop_mode="call", p_detect=1.0, stop_hand_card=stop_hand_card)
+    for seed in range(20):
+        state = core.DuelState(pos.rules, np.random.PCG64(seed))
+        state.load(pos.piles)
+        if state.step(("random", "random")) == -1:
+            break
+    else:
+        raise AssertionError("no stop was called")
+    p = state.piles()
+    assert p["player"] == 1 and p["up"] == [False, True]
+    assert p["stock"][0] == [rb.kind("2H")] and p["houses"] == pos.piles["houses"]    # nothing was played
+    assert [rb.card_name(c) for c in p["hand"][0]] == hand
+    assert [rb.card_name(c) for c in p["waste"][0]] == waste
+    state.apply(core.ACTION_DISCARD)                                        # P1 ends his turn
+    p = state.piles()
+    assert p["player"] == 0 and p["up"][0] and rb.card_name(p["hand"][0][-1]) == hand[-1]
+
+
 # ---------------------------------------------------------------------------------------------
 # Options and input validation
 
@@ -332,8 +370,19 @@ def test_bad_positions(kwargs, words):
         rb.Position.from_piles(**args)
 
 
+def test_a_full_house_from_king_to_ace_is_a_position():
+    # I1 (§4.4): a house is a descending run in alternating colours, at most K down to A, so a
+    # house of all 13 ranks is legal, in the duel and in SOLO; its top AS goes home (strict).
+    full = "KS QH JS TH 9S 8H 7S 6H 5S 4H 3S 2H AS"
+    pos = rb.Position.from_piles([full] + [""] * 7, "0 0 0 0", p0=dict(stock="5C"), p1=dict(stock="4H"))
+    assert len(pos.piles["houses"][0]) == 13 and moves(pos) == {"AS→F"}
+    solo = rb.SoloPosition.from_piles("0 0 0 0", "5C", [full, "", "", ""], "", partial=True)
+    assert len(solo.houses[0]) == 13 and solo.solve().outcome == "win"
+
+
 @pytest.mark.parametrize("text, words", [
     ("6D to h2", "cannot read"), ("6D→h9", "unknown destination"), ("6D→P0 stock", "own stock"),
+    ("6D→h8", "unknown destination"),    # houses are h0..h7: h8 is no house (and not P1's stock)
     ("h9:6D→h2", "unknown source"), ("h0:8H→h2", "not the available card"), ("XX→h2", "XX"),
     ("KD→h2", "not an available card"),
 ])

@@ -285,6 +285,16 @@ def test_waste_in_a_built_position():
     assert pos.solve(None, "none", tempo=True).tempo == 15      # 5+4+3+2+1 further discards
 
 
+def test_the_open_pool_model_refuses_the_tempo_search():
+    # D* (§9.2) counts the DISCARDs of the literal game; the open pool (§9.3 F1) has no hand order
+    # and no discards (it would give S3, whose D* is 21, a tempo of 0), so tempo mode runs only in
+    # the literal model.
+    with pytest.raises(ValueError, match="no discards to count"):
+        VECTORS["S3"].solve(None, "none", model="open_pool", tempo=True)
+    result = VECTORS["S3"].solve(None, "none", tempo=True)
+    assert result.model == "literal" and result.tempo == 21
+
+
 def test_solo_input_errors():
     with pytest.raises(ValueError, match="4 houses"):
         S("0 0 0 0", "AS", ["", ""], "")
