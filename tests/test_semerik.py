@@ -257,3 +257,19 @@ def test_replay_rejects_illegal_plays():
         replay_deal(mixed, ["2H", "2S", "3D", "3C"] + rest, dealer=3)
     with pytest.raises(ValueError, match="duplicate card"):
         replay_deal(suits, ["3S", "3S"] + rest[:38], dealer=0)
+
+
+def test_game_result_rejects_booleans_as_scores():
+    # True == 1 is an int in Python, but a running total must be a real integer.
+    for a, b in ((True, 3), (3, False)):
+        with pytest.raises(ValueError, match="must be a non-negative integer"):
+            game_result(a, b)
+
+
+def test_last_trick_point_is_zero_or_one():
+    # rules §5/§7: the Tressette last-trick bonus is 1 point, or none.
+    assert validate_option("last_trick_point", "1") == 1
+    with pytest.raises(ValueError, match="last_trick_point"):
+        validate_option("last_trick_point", "2")
+    with pytest.raises(ValueError, match="last_trick_point"):
+        get_game("semerik").resolve_rules("default", {"last_trick_point": 2})

@@ -14,8 +14,8 @@ import pytest
 from analyzer._core import semerik as kernel
 from analyzer.cards import SEMERIK40
 from analyzer.cli import main
-from analyzer.games.semerik import (PRESETS, deal_points_distribution, deal_table, declaration_table, play_deal,
-                                    replay_deal)
+from analyzer.games.semerik import (PRESETS, deal_points_distribution, deal_table, declaration_table, games_table,
+                                    play_deal, replay_deal)
 from analyzer.stats import wilson
 from analyzer.runner import RunConfig, run
 
@@ -343,6 +343,81 @@ def test_cli_explain_play_and_errors(capsys):
     assert "has 9 cards, expected 10" in capsys.readouterr().err
     assert main(["semerik", "deals", "--deals", "100", "--set", "capot=double", "--no-store"]) == 2
     assert "capot must be one of" in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------------------------
+# Games and deal counters against hand-made bookkeeping (mutation audit)
+
+def _reference_games(n_games, seed, o):
+    """Replay the games kernel in Python: the same deal stream (declarations_shard deals the same
+    hands in the same order), greedy play from the reference, rules §6 for the game check."""
+    hands_stream = np.zeros((n_games * 40, kernel.DECL_ROW_WIDTH), np.uint64)
+    kernel.declarations_shard(generators(seed), len(hands_stream), o, rows=hands_stream)
+    step = 1 if o["direction"] == "clockwise" else 3
+    k, games = 0, []
+    for g in range(n_games):
+        dealer, score, n, on_decl = g % 4, [0, 0], 0, False
+        while True:
+            n += 1
+            hands = [SEMERIK40.from_mask(int(hands_stream[k, s])) for s in range(4)]
+            k += 1
+            deal = ref.play(hands, dealer, o)
+            decl = deal["declarations"]
+            score = [score[p] + decl[p] + decl[p + 2] for p in (0, 1)]
+            if o["check_after_declarations"] and ref.game_status(*score, o)[0] is not None:
+                on_decl = True
+                break
+            score = [score[p] + deal["trick_points"][p] for p in (0, 1)]
+            if ref.game_status(*score, o)[0] is not None:
+                break
+            dealer = (dealer + step) % 4          # the deal passes to the left
+        winner, value = ref.game_status(*score, o)
+        games.append(dict(n=n, score=score, winner=winner, value=value, first=g % 4, on_decl=on_decl))
+    return games
+
+
+@pytest.mark.parametrize("preset", ["default", "tressette"])
+def test_games_match_reference_game_by_game(preset):
+    n = 150
+    o = dict(PRESETS[preset])
+    rows = np.zeros((n, len(kernel.GAME_ROW_FIELDS)), np.int64)
+    counters = kernel.games_shard(generators(41), n, o, rows=rows)
+    games = _reference_games(n, 41, o)
+    for row, g in zip(rows.tolist(), games):
+        assert row == [g["n"], g["score"][0], g["score"][1], g["winner"], g["value"], g["first"]], (row, g)
+    assert counters["ended_on_declarations"][0] == sum(g["on_decl"] for g in games)
+    # role 0: the partnership on the first dealer's left, which leads the game's first trick
+    led_first = [g["winner"] == (g["first"] + 1) % 2 for g in games]
+    assert counters["role_wins"].tolist() == [sum(led_first), n - sum(led_first)]
+    assert counters["role_double_wins"].tolist() == [
+        sum(lf and g["value"] == 2 for lf, g in zip(led_first, games)),
+        sum(not lf and g["value"] == 2 for lf, g in zip(led_first, games))]
+    if preset == "tressette":
+        assert 0 < counters["ended_on_declarations"][0] < n
+
+
+def test_games_table_length_rows_count_games_within_k_deals():
+    n = 2000
+    rows = np.zeros((n, len(kernel.GAME_ROW_FIELDS)), np.int64)
+    counters = kernel.games_shard(generators(43), n, options(), rows=rows)
+    table = games_table(counters, options()).set_index("event")
+    for k in (2, 3, 4, 5, 6, 8):
+        assert table.loc[f"game over within {k} deals", "count"] == (rows[:, 0] <= k).sum(), k
+    assert 0 < (rows[:, 0] <= 2).sum() < n
+
+
+def test_deal_outcome_and_capot_counters_by_role_match_the_rows():
+    n = 3000
+    rows, counters = played_rows(n, 47, strategy_a="greedy", strategy_b="random")
+    lead = (rows[:, L["dealer"]].astype(np.int64) + 1) % 2          # the side on the dealer's left
+    totals = rows[:, L["total"]:L["total"] + 2].astype(np.int64)
+    mine, theirs = totals[np.arange(n), lead], totals[np.arange(n), 1 - lead]
+    assert counters["outcome"].tolist() == [(mine > theirs).sum(), (mine < theirs).sum(), (mine == theirs).sum()]
+    sides = rows[:, L["winners"]:L["winners"] + 10].astype(np.int64) % 2
+    tricks_a = (sides == 0).sum(axis=1)
+    tricks_lead = np.where(lead == 0, tricks_a, 10 - tricks_a)
+    assert counters["capot"].tolist() == [(tricks_lead == 10).sum(), (tricks_lead == 0).sum()]
+    assert ((tricks_lead == 9) | (tricks_lead == 1)).any()           # near-capots that must not count
 
 
 if __name__ == "__main__":
