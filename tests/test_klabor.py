@@ -472,3 +472,73 @@ def test_thresholds_table_from_one_deal_gives_no_interval():
     assert table["net ci_low"].isna().all() and table["diff ci_high"].isna().all()
     no_contract = c["opp_made"].reshape(len(table), -1).sum(axis=1) == 0
     assert no_contract.any() and table["opponent bait rate"][no_contract].isna().all()
+
+
+# ---------------------------------------------------------------------------------------------
+# Game end (§7) at its boundaries, and whole games replayed by hand from single deals
+
+def test_game_end_at_exactly_the_target():
+    # §7: "has >= 501" wins; the margin is 501 - loser unless the loser also passed 501.
+    assert k.game_result(501, 377) == ("first", 124)        # exactly 501 is enough
+    assert k.game_result(377, 501) == ("second", 124)
+    assert k.game_result(520, 501) == ("first", 19)         # loser at exactly 501 has passed it: 520 - 501
+    assert k.game_result(501, 500) == ("first", 1)          # 501 - 500
+    assert k.game_result(501, 501) == (None, 0)             # equal: play on
+    assert k.game_result(100, 99, target=100) == ("first", 1)
+
+
+@pytest.mark.parametrize("overrides", [{"tie": "carry", "next_dealer": "alternate"},
+                                       {"tie": "carry", "next_dealer": "winner"},
+                                       {"tie": "bait", "next_dealer": "loser", "target": 301}])
+def test_games_kernel_matches_a_replay_of_single_deals(overrides):
+    # With both players greedy at one threshold the games kernel draws the same deals as the deals
+    # kernel, so its games can be replayed from the deal rows with §7 done by hand: scores add up
+    # per player (the seats alternate or follow the winner/loser of the deal), a carried tie goes to
+    # the higher scorer of the next deal that is not level, >= target ends the game unless the two
+    # totals are equal, and the margin is target - loser (winner - loser if the loser passed too).
+    options = GAME.resolve_rules("standard", dict(overrides, threshold=35))
+    spec = k.kernel_spec(options)
+    n_games, target = 150, options["target"]
+    g = kernel.games_shard([np.random.PCG64(17), np.random.PCG64(18)], n_games, spec)
+    n_rows = 30 * n_games
+    rows = np.zeros((n_rows, len(kernel.ROW_FIELDS)), np.int32)
+    kernel.deals_shard([np.random.PCG64(17), np.random.PCG64(18)], n_rows, spec, rows=rows)
+    deals = iter(rows)
+    winners, margins, lengths, carried_games = [0, 0], {}, {}, 0
+    for _ in range(n_games):
+        score, dealer, carry, n, had_carry = [0, 0], 1, 0, 0, False
+        while True:
+            n += 1
+            f = k.row_dict(next(deals))
+            elder = 1 - dealer
+            if f["void"]:
+                dealer = elder
+                continue
+            e, d = f["score_elder"], f["score_dealer"]
+            score[elder] += e
+            score[dealer] += d
+            if carry and e != d:
+                score[elder if e > d else dealer] += carry
+                carry = 0
+            carry += f["carried"]
+            had_carry |= f["carried"] > 0
+            over = [s >= target for s in score]
+            if any(over) and score[0] != score[1]:
+                w = 0 if score[0] > score[1] else 1
+                margin = score[w] - score[1 - w] if over[1 - w] else target - score[1 - w]
+                winners[w] += 1
+                margins[margin] = margins.get(margin, 0) + 1
+                break
+            if options["next_dealer"] == "alternate" or e == d:
+                dealer = elder
+            elif options["next_dealer"] == "winner":
+                dealer = 0 if (e > d) == (elder == 0) else 1
+            else:
+                dealer = 0 if (e < d) == (elder == 0) else 1
+        lengths[n] = lengths.get(n, 0) + 1
+        carried_games += had_carry
+    assert list(g["winner"]) == winners and g["unfinished"][0] == 0
+    assert {m: int(c) for m, c in enumerate(g["margin_hist"]) if c} == margins
+    assert {n: int(c) for n, c in enumerate(g["deals_hist"]) if c} == lengths
+    if options["tie"] == "carry":
+        assert carried_games > 5
