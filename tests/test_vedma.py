@@ -542,3 +542,81 @@ def test_placement_takes_the_edge_weight_from_set_or_its_own_option(capsys):
     assert main(["vedma", "placement", "--deals", "10", "--no-store", "--set", "edge_weight=5",
                  "--edge-weight", "3"]) == 2
     assert "give the edge weight once" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------------------------------------
+# Added by the mutation audit: rules the tests above did not pin down
+
+def test_session_rotation_passes_the_deal_to_the_left():
+    # Player 3 deals first, so player p sits at seat p. The deal passes to the left: player 0
+    # (seat 0, the dealer's left) deals the second deal, and player p then sits at seat p - 1.
+    seat_loss = [0.1, 0.2, 0.3, 0.4]
+    two = session_expectations(seat_loss, "rotate", 2)
+    assert np.allclose(two.expected_losses, [0.1 + 0.4, 0.2 + 0.1, 0.3 + 0.2, 0.4 + 0.3])
+    three = session_expectations(seat_loss, "rotate", 3)   # third deal: player 1 deals, p at seat p - 2
+    assert np.allclose(three.expected_losses, [0.5 + 0.3, 0.3 + 0.4, 0.5 + 0.1, 0.7 + 0.2])
+
+
+def test_session_loser_deals_the_next_deal():
+    # Deal 1: player 3 deals, player p loses with L[p]. Deal 2: player D deals with probability
+    # L[D], and player p sits at seat (p - D - 1) mod 4, so E = sum_D L[D] L[(p - D - 1) mod 4].
+    seat_loss = [0.1, 0.2, 0.3, 0.4]
+    two = session_expectations(seat_loss, "loser", 2)
+    second = [0.04 + 0.06 + 0.06 + 0.04, 0.01 + 0.08 + 0.09 + 0.08, 0.02 + 0.02 + 0.12 + 0.12,
+              0.03 + 0.04 + 0.03 + 0.16]
+    assert np.allclose(two.expected_losses, np.array(seat_loss) + second)
+    # Two players: the loser of deal 1 deals deal 2 from seat 1 (the dealer's seat), the other
+    # player sits at seat 0: E[player 0] = L0 + L0 * L1 + L1 * L0, E[player 1] = L1 + L0 * L0 + L1 * L1.
+    l0, l1 = 0.25, 0.75
+    two = session_expectations([l0, l1], "loser", 2)
+    assert np.allclose(two.expected_losses, [l0 + 2 * l0 * l1, l1 + l0 * l0 + l1 * l1])
+
+
+def test_loss_table_conditional_witch_row_divides_by_the_deals_where_the_seat_held_it():
+    # 100 deals: seat 0 held QS when play started in 40 of them and lost 10 of those, seat 1 held
+    # it in 60 and lost 45. "holds the witch ... and loses" is over all deals; "loses, given the
+    # witch ..." is over the deals where the seat held it.
+    counters = kernel.new_play_counters()
+    counters["deals"][0] = 100
+    counters["lose"][:2] = [30, 70]
+    counters["witch_at_start"][:2] = [40, 60]
+    counters["witch_at_start_loses"][:2] = [10, 45]
+    counters["draws_hist"][3] = 100
+    counters["draws_sum"][0], counters["draws_sumsq"][0] = 300, 900
+    table = loss_table(counters, options(players=2, order="standard"), with_exact=False)
+    both = table[table.event == "holds the witch when play starts and loses"]
+    given = table[table.event == "loses, given the witch when play starts"]
+    assert list(both.n) == [100, 100] and np.allclose(both.estimate, [0.10, 0.45])
+    assert list(given.n) == [40, 60] and np.allclose(given.estimate, [0.25, 0.75])
+    assert list(given["count"]) == [10, 45]
+
+
+def test_seat_labels_name_the_first_drawer_and_the_dealer():
+    from analyzer.games.vedma import seat_name
+    # Seats are numbered clockwise from the dealer's left: seat 0 draws first, seat n-1 deals.
+    assert [seat_name(p, 3) for p in range(3)] == ["seat 0 (draws first)", "seat 1", "seat 2 (dealer)"]
+    counters = kernel.play_shard(np.random.PCG64(2), 200, options(players=2))
+    table = loss_table(counters, options(players=2), with_exact=False)
+    assert list(table[table.event == "loses"].seat) == ["seat 0 (draws first)", "seat 1 (dealer)"]
+
+
+def test_discard_refuses_a_card_outside_the_pack():
+    assert discard_pairs("7S 7H QS", 32) == ["QS"]
+    with pytest.raises(ValueError, match="'2H' is not in the 32-card pack"):
+        discard_pairs("7S 2H", 32)
+
+
+def test_session_refuses_an_unknown_dealer_rule():
+    with pytest.raises(ValueError, match="next_dealer must be rotate or loser"):
+        session_expectations([0.5, 0.5], "winner", 2)
+    with pytest.raises(ValueError, match="next_dealer must be rotate or loser"):
+        session_spread([0.5, 0.5], "winner", 2, 100)
+
+
+def test_play_deal_refuses_a_negative_seed():
+    hands = ["7S 7H 7D 7C 8S 8H 8D 8C 9S 9H 9D 9C TS TH TD TC",
+             "JS JH JD JC QS QH QD KS KH KD KC AS AH AD AC QC"]
+    assert play_deal(hands, seed=0).loser in (0, 1)
+    for seed in (-1, True, 1.5):
+        with pytest.raises(ValueError, match="the seed must be a non-negative integer"):
+            play_deal(hands, seed=seed)
