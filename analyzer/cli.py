@@ -71,10 +71,13 @@ run_id = bounded_int("a run id", 1, MAX_ID)
 workers = bounded_int("the number of workers", 1, MAX_WORKERS)
 
 
+_FOLDER_GIVEN = option_parsing.not_empty("give a folder (leave --out out for reports/)")
+
+
 def report_folder(text: str) -> Path:
     """An argparse type: the report's folder; an empty one is refused rather than read as the
     current folder, whose files the report would overwrite."""
-    return Path(option_parsing.not_empty("give a folder (leave --out out for reports/)")(text))
+    return Path(_FOLDER_GIVEN(text))
 
 
 def output_file(text: str) -> Path:
