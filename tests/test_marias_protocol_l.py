@@ -102,15 +102,7 @@ def test_natural_game_against_the_reference(protocol, overrides, runslow):
         r = ref.replay(hands, actor, game, trump, cards, holder, options["hlas_queen_first"] and trump is not None,
                        leader=d["leader"])
         assert r["n_played"] == len(cards) and r["winners"] == d["trick_winners"]
-        k = [dict(zip(("hra", "sedma", "main", "sedma_proti"), kd)) for kd in d["k"]]
-        if trump:
-            last = "actor" if r["winners"][-1] == actor else "def"
-            money = settle(game, trump, k, d["proti_by"] >= 0, r["points"][actor], last, r["hlasy"][actor],
-                           [v for s in range(3) if s != actor for v in r["hlasy"][s]], r["seven"],
-                           proti_by=max(d["proti_by"], 0))
-        else:
-            money = settle(game, k=k, actor_tricks=r["taken"][actor])
-        assert d["balance"] == money.actor_balance
+        assert d["balance"] == _reference_balance(d, r, options)
     if protocol == "L":
         assert len(rungs) >= 4                     # the auction really climbs the ladder
 
@@ -134,30 +126,38 @@ def test_forced_stovka_refuses_protocol_l():
         core.stovka_shard([np.random.PCG64(1), np.random.PCG64(2), np.random.PCG64(3)], 10, GAME.resolve_rules("seed", {"protocol": "L"}), {})
 
 
+def _reference_balance(d, r, options):
+    """The actor's balance that settle() gives a natural deal d (with its money options), from r,
+    the reference replay of its play."""
+    actor, game = d["actor"], d["game"]
+    trump = "SHDC"[d["trump"]] if d["trump"] >= 0 else None
+    money_options = {key: options[key] for key in ("flek_per_defender", "sedma_proti_only_announcer")}
+    k = [dict(zip(("hra", "sedma", "main", "sedma_proti"), kd)) for kd in d["k"]]
+    if trump:
+        last = "actor" if r["winners"][-1] == actor else "def"
+        money = settle(game, trump, k, d["proti_by"] >= 0, r["points"][actor], last, r["hlasy"][actor],
+                       [v for s in range(3) if s != actor for v in r["hlasy"][s]], r["seven"],
+                       proti_by=max(d["proti_by"], 0), **money_options)
+    else:
+        money = settle(game, k=k, actor_tricks=r["taken"][actor], **money_options)
+    return money.actor_balance
+
+
 def _natural_balances_against_settle(overrides, n=3000):
     """(deals, deals with sedma proti, mismatches): the kernel's balance of each natural deal
     against settle() with the same options on the reference replay of its play."""
     options = GAME.resolve_rules("seed", overrides)
-    money_options = {key: options[key] for key in ("flek_per_defender", "sedma_proti_only_announcer")}
     deals = core.natural_deals([np.random.PCG64(7), np.random.PCG64(8), np.random.PCG64(9)], n, options,
                                {"actor_play": "random", "defender_play": "heuristic", "doubling": "heuristic"})
     proti = bad = 0
     for d in deals:
         hands = [_cards(m) for m in d["hands"]]
-        actor, game = d["actor"], d["game"]
         trump = "SHDC"[d["trump"]] if d["trump"] >= 0 else None
         holder = d["seven_holder"] if d["seven_holder"] >= 0 else None
-        r = ref.replay(hands, actor, game, trump, [MARIAS32.card(b) for b in d["cards"]], holder, leader=d["leader"])
-        k = [dict(zip(("hra", "sedma", "main", "sedma_proti"), kd)) for kd in d["k"]]
-        if trump:
-            last = "actor" if r["winners"][-1] == actor else "def"
-            money = settle(game, trump, k, d["proti_by"] >= 0, r["points"][actor], last, r["hlasy"][actor],
-                           [v for s in range(3) if s != actor for v in r["hlasy"][s]], r["seven"],
-                           proti_by=max(d["proti_by"], 0), **money_options)
-        else:
-            money = settle(game, k=k, actor_tricks=r["taken"][actor], **money_options)
+        r = ref.replay(hands, d["actor"], d["game"], trump, [MARIAS32.card(b) for b in d["cards"]], holder,
+                       leader=d["leader"])
         proti += d["proti_by"] >= 0
-        bad += d["balance"] != money.actor_balance
+        bad += d["balance"] != _reference_balance(d, r, options)
     return len(deals), proti, bad
 
 
