@@ -63,6 +63,20 @@ def test_invariants(play, exchange):
         assert (s["total"] >= s["declarations"]).all()
 
 
+def test_one_card_exchange_takes_one_talon_card():
+    # dealer_exchange 0,1,2: the heuristic discards one card when only one is spare (3 of these
+    # 2000 deals); he then draws one of the two talon cards and the other stays out of play
+    options, d = sample(9, 2000, dealer_exchange="0,1,2")
+    ones = [i for i in range(2000) if bin(int(d["discard"][i])).count("1") == 1]
+    assert len(ones) == 3
+    for i in ones:
+        dealt, final, talon = int(d["dealt"][i][0]), [int(m) for m in d["final"][i]], int(d["talon"][i])
+        drawn = final[0] & ~(dealt & ~int(d["discard"][i]))
+        assert bin(final[0]).count("1") == 10 and bin(drawn).count("1") == 1 and drawn & ~talon == 0
+        assert talon & ~drawn & (final[0] | final[1] | final[2]) == 0
+    _check_against_reference(options, d, 2000)
+
+
 def test_same_seed_same_deals():
     a = sample(5, 500)[1]
     b = sample(5, 500)[1]
@@ -201,6 +215,47 @@ def test_deal_counters_are_consistent():
     assert {"repik", "pik", "capot", "леза", "mean deal total"} <= set(table.event)
 
 
+def test_deal_counters_recount_the_sampled_deals():
+    # deal_shard and sample_deals play the same deals from the same streams, so every counter is a
+    # plain count over the sampled scores (categories and pik chances through the reference), and
+    # deal_table puts each counter in its own row
+    n, seed = 2000, 13
+    options, d = sample(seed, n)
+    c = core.deal_shard(shard_bit_generators(seed, 0, 4), n, options, strategies(), g.two_handed_rules(options))
+    s = dict(zip(core.SCORE_FIELDS, np.moveaxis(d["scores"], 1, 0)))          # field -> (n, 3)
+    at_top = s["total"] == s["total"].max(axis=1, keepdims=True)
+    shared = at_top.sum(axis=1) > 1
+    assert 0 < shared.sum() < n
+    assert c["top_scorer"].tolist() == [(at_top[:, p] & ~shared).sum() for p in range(3)] + [shared.sum()]
+    assert c["leza_shared"][0] == ((s["leza"] == 0) & (s["capot"] == 0)).all(axis=1).sum()
+    assert c["repik"].tolist() == s["repik"].sum(axis=0).tolist() and c["pik"].tolist() == s["pik"].sum(axis=0).tolist()
+    assert c["leza"].tolist() == (s["leza"] > 0).sum(axis=0).tolist()
+    assert c["capot"].tolist() == (s["capot"] > 0).sum(axis=0).tolist()
+    exchanged = [bin(int(x)).count("1") for x in d["discard"]]
+    assert c["dealer_exchanged"].tolist() == np.bincount(exchanged, minlength=3).tolist()
+    for field, hist in (("total", "total_hist"), ("declarations", "decl_hist"), ("play", "play_hist"),
+                        ("tricks", "tricks_hist")):
+        for p in range(3):
+            assert c[hist][p].tolist() == np.bincount(s[field][:, p], minlength=c[hist].shape[1]).tolist()
+    winners, possible = np.zeros((4, 4), np.int64), np.zeros(3, np.int64)
+    for i in range(n):
+        dealt, final = ([ref.cards_of(int(m)) for m in d[k][i]] for k in ("dealt", "final"))
+        _, totals, repik, category_winners = ref.declarations(dealt, final, options)
+        for category, w in enumerate(category_winners):
+            winners[category, 3 if w is None else w] += 1
+        if (p := ref.pik_player(totals, repik, options)) is not None:
+            possible[p] += 1
+    assert c["category_winner"].tolist() == winners.tolist() and c["pik_possible"].tolist() == possible.tolist()
+    table = g.deal_table(c).set_index(["event", "seat"])
+    for p, who in enumerate(g.SEATS):
+        for event, field in (("mean deal total", "total"), ("mean declarations (after the exchange)", "declarations"),
+                             ("mean play points", "play"), ("mean tricks", "tricks")):
+            assert table.loc[(event, who), "estimate"] == pytest.approx(s[field][:, p].mean())
+        assert table.loc[("pik or repik", who), "count"] == s["pik"][:, p].sum() + s["repik"][:, p].sum()
+        assert table.loc[("highest deal total", who), "count"] == (at_top[:, p] & ~shared).sum()
+    assert table.loc[("highest deal total shared", "all"), "count"] == shared.sum()
+
+
 def test_strategies_rank_as_expected():
     # greedy play beats random play for the seat that uses it, on the same deals
     base = _deal_run(20_000, strat=strategies("heuristic", "random")).counters
@@ -241,10 +296,34 @@ def test_game_counters():
     table = g.game_table(c)
     means = table[table.event.str.startswith("mean result")]
     assert abs(means.estimate.sum()) < 1e-9                                # the stakes add up to zero
+    assert (table.ci_low <= table.estimate).all() and (table.estimate <= table.ci_high).all()
     stop = run(RunConfig("piquet_three", "game", "ru_three", 500, 2, overrides={"survivors": "stop"},
                          strategies=g._game_strategies("heuristic", "greedy"), shard_size=500)).counters
     assert (np.arange(stop["deals_hist"].size) * stop["deals_hist"]).sum() == \
         (np.arange(stop["three_handed_hist"].size) * stop["three_handed_hist"]).sum()
+
+
+def test_game_places_by_seat_of_the_first_deal():
+    # A one-deal game (target 1, the game stops at the first finisher) where only the point scores
+    # and a pik, open to the first leader alone, is worth 500 at a count of 1: the first leader
+    # piks whenever neither other seat scores the point and then finishes first, so he finishes
+    # first far more often than the third (about 44% against 22%)
+    overrides = {"survivors": "stop", "target": 1, "pik_threshold": 1, "pik_bonus": 500, "repik_threshold": 200,
+                 "seq_values": "0,0,0,0,0,0", "trio_value": 0, "quatorze_value": 0, "carte_blanche_value": 0}
+    c = run(RunConfig("piquet_three", "game", "ru_three", 1000, 1, overrides=overrides,
+                      strategies=g._game_strategies("heuristic", "greedy"), shard_size=1000), workers=1).counters
+    assert c["deals_hist"][1] == 1000
+    first, third = c["place_by_seat"][1, 0], c["place_by_seat"][2, 0]
+    assert first > 350 and third < 300
+
+
+def test_survivors_keep_their_own_two_handed_totals():
+    # A and B play well, C refuses the talon and plays at random: C finishes last in most games
+    # (about 80%), which needs each survivor of a two-handed deal credited with his own total
+    strat = dict(g._game_strategies("heuristic", "greedy"), c_exchange="refuse", c_play="random")
+    c = run(RunConfig("piquet_three", "game", "ru_three", 1000, 1, strategies=strat, shard_size=1000),
+            workers=1).counters
+    assert c["place_by_player"][2, 2] > 700
 
 
 def test_game_places_match_reference():

@@ -95,6 +95,23 @@ def test_same_pik_deal_is_a_repik_with_13():
     assert r.first.total == 116
 
 
+def test_pik_and_repik_thresholds_are_separate_options():
+    # ru_three_seq34: L's count is 11 + 2 per trick won (lead and trick) through tricks 1-7 = 25;
+    # his lead to trick 8 makes 26 before R takes it. So a pik at 26 (reached on that lead), none
+    # at 27; the repik threshold stays at 20 and plays no part.
+    def pik_at(threshold):
+        return score_deal_three(P1["dealer"], P1["first"], P1["third"], P1_TRICKS, "ru_three_seq34",
+                                pik_threshold=threshold).first
+    assert (pik_at(26).pik, pik_at(26).total) == (40, 76)
+    assert (pik_at(27).pik, pik_at(27).total) == (0, 36)
+    # ru_three: L declares 21. A repik at the default 20 whatever the pik threshold...
+    r = score_deal_three(P1["dealer"], P1["first"], P1["third"], P1_TRICKS, "ru_three", pik_threshold=25)
+    assert (r.first.repik, r.first.pik, r.first.total) == (70, 0, 116)
+    # ... but not at 22: his 21 then reaches the pik threshold of 20 with his first lead
+    r = score_deal_three(P1["dealer"], P1["first"], P1["third"], P1_TRICKS, "ru_three", repik_threshold=22)
+    assert (r.first.repik, r.first.pik, r.first.total) == (0, 40, 86)
+
+
 P1_WINDOW_CLOSED = "7H/KH/QH JH/TH/AH AS/JS/TS KS/TC/8S QS/QC/9C AD/8D/7D 9S/AC/JC 7S/TD/9D 8C/9H/8H 7C/QD/JD"
 
 
@@ -182,6 +199,20 @@ def test_carte_blanche_scores_and_blocks_the_repik():
     assert d["seats"]["first"]["total"] == 36 and not d["seats"]["first"]["repik"]
 
 
+def test_two_blank_hands_both_score():
+    # With three hands two can be blank: D and L share the twenty non-court cards, R holds ten of
+    # the twelve courts. D and L score 10 each (carte blanche is not a contest, so the category has
+    # no single winner); their points (5 cards, 45 pips) and quarts to the ten tie -> nobody, R's
+    # tierces void too. Sets: R's quatorze of kings 14 + trios of queens and jacks 3 + 3 = 20,
+    # which is not a repik: both others declared 10.
+    d = score_declarations_three("7S 8S 9S TS AS 7H 8H 9H TH AH", "7D 8D 9D TD AD 7C 8C 9C TC AC",
+                                 "KS QS JS KH QH JH KD QD JD KC")
+    assert [d["seats"][s]["carte_blanche"] for s in ("dealer", "first", "third")] == [10, 10, 0]
+    assert [d["seats"][s]["total"] for s in ("dealer", "first", "third")] == [10, 10, 20]
+    assert not d["seats"]["third"]["repik"]
+    assert d["category_winners"] == dict(carte_blanche="nobody", point="nobody", sequences="nobody", sets="third")
+
+
 def test_bad_input():
     with pytest.raises(ValueError, match="10"):
         score_deal_three("AS KS", TH1["first"], TH1["third"], TH1_CAPOT)
@@ -197,6 +228,10 @@ def test_bad_input():
         score_deal_three(TH1["dealer"], TH1["first"], TH1["third"], "AS/8S " + TH1_CAPOT[9:])
     with pytest.raises(ValueError, match="XX|token|card"):
         score_deal_three(TH1["dealer"].replace("KH", "XX"), TH1["first"], TH1["third"], TH1_CAPOT)
+    # the dealer's dealt hand may not hold the first leader's AS KS (a 2-card exchange in size only)
+    with pytest.raises(ValueError, match="'AS' is given twice"):
+        score_deal_three(TH1["dealer"], TH1["first"], TH1["third"], TH1_CAPOT,
+                         dealer_dealt="AS KS JH TH 9H 8H KD QD JD TD")
 
 
 def test_options_validated():
@@ -204,7 +239,8 @@ def test_options_validated():
     assert game.resolve_rules("ru_three")["seq_values"] == (13, 14, 15, 16, 17, 18)
     assert game.resolve_rules("ru_three_seq34")["seq_values"] == (3, 4, 15, 16, 17, 18)
     assert game.resolve_rules("ru_three", {"dealer_exchange": "0,1,2"})["dealer_exchange"] == (0, 1, 2)
-    for key, value in (("dealer_exchange", "2"), ("dealer_exchange", "0,3"), ("category_tie", "share"),
+    for key, value in (("dealer_exchange", "2"), ("dealer_exchange", "0,3"), ("dealer_exchange", "1,2"),
+                       ("category_tie", "share"),
                        ("pik_seat", "dealer"), ("leza", "most"), ("target", "0"), ("survivors", "three"),
                        ("stake", "x"), ("open_capot", True)):
         with pytest.raises(ValueError, match=key):
@@ -244,3 +280,12 @@ def test_survivors_stop_option_ranks_by_total():
     assert out["places"] == {"A": "first", "B": "last", "C": "second"}
     out = places_from_totals([(50, 40, 45)], ["B"], target=200)
     assert out["places"] == {"A": None, "B": None, "C": None}
+
+
+def test_places_input_checked():
+    with pytest.raises(ValueError, match="deal total"):
+        places_from_totals([(60, -5, 45)], ["B"])
+    with pytest.raises(ValueError, match="each of the three players"):
+        places_from_totals([(60, 40)], ["B"])
+    with pytest.raises(ValueError, match="one first leader"):
+        places_from_totals([(60, 40, 45)], ["D"])
