@@ -66,6 +66,8 @@ def test_three_way_tie_and_lower_holdings_void():
     # R 4 + (14 + 13) + 3 = 34.
     tied = score_declarations_three(*T2, category_tie="tied_score")
     assert [tied["seats"][s]["total"] for s in ("dealer", "first", "third")] == [44, 44, 34]
+    assert tied["category_winners"] == dict(carte_blanche="nobody", point="dealer, first and third",
+                                            sequences="dealer, first and third", sets="third")
 
 
 # P1: a pik. Talon KD KC (the dealer refused it).
@@ -201,16 +203,16 @@ def test_carte_blanche_scores_and_blocks_the_repik():
 
 def test_two_blank_hands_both_score():
     # With three hands two can be blank: D and L share the twenty non-court cards, R holds ten of
-    # the twelve courts. D and L score 10 each (carte blanche is not a contest, so the category has
-    # no single winner); their points (5 cards, 45 pips) and quarts to the ten tie -> nobody, R's
-    # tierces void too. Sets: R's quatorze of kings 14 + trios of queens and jacks 3 + 3 = 20,
+    # the twelve courts. D and L score 10 each (not a contest: both are named); their points
+    # (5 cards, 45 pips) and quarts to the ten tie -> nobody, R's tierces void too. Sets: R's quatorze of kings 14 + trios of queens and jacks 3 + 3 = 20,
     # which is not a repik: both others declared 10.
     d = score_declarations_three("7S 8S 9S TS AS 7H 8H 9H TH AH", "7D 8D 9D TD AD 7C 8C 9C TC AC",
                                  "KS QS JS KH QH JH KD QD JD KC")
     assert [d["seats"][s]["carte_blanche"] for s in ("dealer", "first", "third")] == [10, 10, 0]
     assert [d["seats"][s]["total"] for s in ("dealer", "first", "third")] == [10, 10, 20]
     assert not d["seats"]["third"]["repik"]
-    assert d["category_winners"] == dict(carte_blanche="nobody", point="nobody", sequences="nobody", sets="third")
+    assert d["category_winners"] == dict(carte_blanche="dealer and first", point="nobody", sequences="nobody",
+                                         sets="third")
 
 
 def test_bad_input():

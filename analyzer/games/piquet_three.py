@@ -289,7 +289,8 @@ class ThreeDealResult:
     tricks: tuple[tuple[str, str, str], ...]     # in play order from each trick's leader
     leaders: tuple[str, ...]
     winners: tuple[str, ...]
-    category_winners: tuple[str, ...]            # by category; "nobody" when void or tied
+    category_winners: tuple[str, ...]            # by category: a seat, "dealer and first" (two blank hands,
+                                                 # or a tie under category_tie=tied_score) or "nobody"
 
     @property
     def seats(self) -> tuple[SeatResult, SeatResult, SeatResult]:
@@ -386,11 +387,20 @@ def score_deal_three(dealer: Cards, first: Cards, third: Cards, tricks, rules: s
             declarations=score["declarations"][p], repik=score["repik"][p] * options["repik_bonus"],
             pik=score["pik"][p] * options["pik_bonus"], play=score["play"][p], tricks=score["tricks"][p],
             leza=score["leza"][p], capot=score["capot"][p], total=score["total"][p]))
-    winner_names = SEATS + ("nobody",)
     return ThreeDealResult(rules, options, *seats, tricks=tuple(played),
                            leaders=tuple(SEATS[p] for p in out["leaders"]),
                            winners=tuple(SEATS[p] for p in out["winners"]),
-                           category_winners=tuple(winner_names[w] for w in decl["winner"]))
+                           category_winners=_category_scorers(decl))
+
+
+def _category_scorers(decl) -> tuple[str, ...]:
+    """Who scored each category: the kernel's single winner, else every seat that scored it (the
+    kernel records no winner for two blank hands, or a tie scored under category_tie=tied_score)."""
+    names = []
+    for c, w in enumerate(decl["winner"]):
+        seats = [SEATS[w]] if w < len(SEATS) else [who for p, who in enumerate(SEATS) if decl["score"][p][c]]
+        names.append(" and ".join((", ".join(seats[:-1]), seats[-1])) if len(seats) > 1 else (seats or ["nobody"])[0])
+    return tuple(names)
 
 
 def score_declarations_three(dealer: Cards, first: Cards, third: Cards, rules: str = "ru_three",
@@ -401,11 +411,9 @@ def score_declarations_three(dealer: Cards, first: Cards, third: Cards, rules: s
     dealt, final = _parse_hands(dealer, first, third, dealer_dealt, rules, options)
     decl = core.score_played_deal([PIQUET32.mask(h) for h in dealt], [PIQUET32.mask(h) for h in final], [],
                                   options)["declarations"]
-    winner_names = SEATS + ("nobody",)
     return {"seats": {who: dict(zip(("carte_blanche", "point", "sequences", "sets"), decl["score"][p]),
                                 total=decl["total"][p], repik=bool(decl["repik"][p])) for p, who in enumerate(SEATS)},
-            "category_winners": dict(zip(("carte_blanche", "point", "sequences", "sets"),
-                                         (winner_names[w] for w in decl["winner"])))}
+            "category_winners": dict(zip(("carte_blanche", "point", "sequences", "sets"), _category_scorers(decl)))}
 
 
 def places_from_totals(deal_totals, first_leaders, rules: str = "ru_three", **overrides) -> dict[str, Any]:
