@@ -50,6 +50,14 @@ def test_line_breakdown_of_s1_and_s3():
     assert s6["diagonal 0-4-8"] == s6["diagonal 2-4-6"] == 2 and sum(s6.values()) == 4
 
 
+def test_explanation_of_s1():
+    text = score_square(VECTORS[0][1]).explain()
+    assert "row 3            QD KD AD  2  (one suit)" in text
+    assert "column 1         7H 8D QD  1  (one colour, mixed suits)" in text
+    assert "Closing scores 10 + 5 - 1 = 14." in text
+    assert "Too few points to close." in score_square(VECTORS[1][1]).explain()
+
+
 def test_seed_worked_example_figure_152():
     # The upper player closes with 10 -> 14, the lower player scores 4; 17 distinct cards.
     assert deal_result(VECTORS[0][1], VECTORS[1][1]) == (14, 4)
@@ -130,14 +138,64 @@ def test_a_side_with_four_points_may_not_close():
         deal.next_turn()
         deal.discard(deal.hands[1][0])
         deal.next_turn()
-    deal.place("JS", "own", 6)
+    deal.place("JS", "own", 6)                    # row 0 and diagonal 2-4-6: 4 points
+    with pytest.raises(ValueError, match="4 points may not close"):
+        deal.close()
     deal.next_turn()
     deal.discard(deal.hands[1][0])
     deal.next_turn()
     deal.place("QS", "own", 8)                    # row 0, diagonals 0-4-8 and 2-4-6: 6 points
     assert deal.score(0) == 6
+    with pytest.raises(ValueError, match="only the 2-vs-2 game"):
+        deal.close(partner_answer=True)
     assert deal.close()
     assert deal.result() == (6, 0)
+
+
+def test_rule_options_of_a_given_deal():
+    pack = DECKS[32]
+    # qj_remove=none: a queen or jack is placed or discarded like any card
+    deal = SquareDeal([pack.cards[:16], pack.cards[16:]], qj_remove="none")
+    deal.place("7S", "own", 4)
+    deal.next_turn()
+    deal.place("7D", "own", 0)
+    deal.next_turn()
+    with pytest.raises(ValueError, match="switched off"):
+        deal.remove("QS", "own", 4)
+    # rank_fixed (36 cards): places 6 7 8 / 9 T J / Q K A, so a nine goes only to cell 3
+    pack36 = DECKS[36]
+    deal = SquareDeal([pack36.cards[:18], pack36.cards[18:]], deck=36, placement="rank_fixed")
+    with pytest.raises(ValueError, match="9S goes to cell 3, not 0"):
+        deal.place("9S", "own", 0)
+    deal.place("9S", "own", 3)
+    assert deal.squares[0][3] == "9S"
+    # draw8: every player draws the top card of the stock at the start of his turn
+    deal = SquareDeal([pack.cards[:8], pack.cards[8:16]], deal="draw8", stock=pack.cards[16:])
+    assert len(deal.hands[0]) == 9 and deal.hands[0][-1] == pack.cards[16]
+    deal.discard("7S")
+    deal.next_turn()
+    assert len(deal.hands[1]) == 9 and deal.hands[1][-1] == pack.cards[17] and len(deal.stock) == 14
+
+
+@pytest.mark.parametrize("no_closer,expected", [("plain", (0, 8)), ("last_actor", (0, 10))])
+def test_deal_without_closer(no_closer, expected):
+    # Nobody closes: seat 0 discards all his cards, seat 1 lays seven diamonds in cells 0 1 2 3 4 6 8
+    # (row 1, column 1 and both diagonals: 8 points) and discards the rest. Seat 1 acts last, so
+    # under last_actor his side scores as closer: 8 + 3 - 1 = 10.
+    pack = DECKS[32]
+    deal = SquareDeal([pack.cards[:16], pack.cards[16:]], no_closer=no_closer)
+    diamonds = dict(zip((0, 1, 2, 3, 4, 6, 8), ("7D", "8D", "9D", "TD", "JD", "QD", "KD")))
+    for turn in range(16):
+        deal.discard(deal.hands[0][0])
+        deal.next_turn()
+        if turn in diamonds:
+            deal.place(diamonds[turn], "own", turn)
+        else:
+            deal.discard(next(c for c in deal.hands[1] if c not in diamonds.values()))
+        if turn < 15:
+            deal.next_turn()
+    assert deal.over and deal.closer is None and deal.score(1) == 8
+    assert deal.result() == expected
 
 
 def test_refused_partner_forbids_closing():
@@ -305,6 +363,34 @@ def test_shard_counters_agree_with_the_logged_deal():
         assert c["actions"].sum() == len(log["turns"])
 
 
+def test_play_table_rows_follow_the_logged_deals():
+    # One-deal shards beside their logged deals: the table's closing, first-closable and deal-score
+    # rows recomputed from the turns of the logs.
+    options = GAME.resolve_rules("r1")
+    spec = kernel_spec(options, {"play_b": "greedy"})
+    shards, logs = [], []
+    for seed in range(40):
+        shards.append(kernel.play_shard(*shard_bit_generators(seed, 0, 2), 1, spec))
+        logs.append(kernel.play_logged(*shard_bit_generators(seed, 0, 2), spec))
+    merged = {key: sum(c[key] for c in shards) for key in shards[0]}
+    table = play_table(merged, options).set_index("event")
+    closers = [log["closer"] for log in logs if log["closer"] is not None]
+    squares = [log["square_score"][log["closer"] % 2] for log in logs if log["closer"] is not None]
+    assert 0 < closers.count(0) < len(closers)
+    assert table.loc["deal closed", "count"] == len(closers)
+    assert table.loc["first mover's share of closings", "estimate"] == closers.count(0) / len(closers)
+    assert table.loc["closer's square score S", "estimate"] == pytest.approx(np.mean(squares))
+    for side, name in enumerate("AB"):
+        first = [next((t["turn"] for t in log["turns"] if t["score"][side] >= 5), None) for log in logs]
+        reached = [turn for turn in first if turn is not None]
+        assert table.loc[f"side {name} square reached 5 at some point", "count"] == len(reached)
+        assert table.loc[f"side {name}: first turn with square >= 5", "estimate"] == pytest.approx(np.mean(reached))
+        assert table.loc[f"mean deal score, side {name}", "estimate"] == pytest.approx(
+            np.mean([log["deal_score"][side] for log in logs]))
+    # squares that first reached exactly 5 (the first-closable rows count 5 itself)
+    assert any(next((t["score"][1] for t in log["turns"] if t["score"][1] >= 5), None) == 5 for log in logs)
+
+
 def test_counters_add_up_and_workers_do_not_matter():
     config = RunConfig("square", "play", "r1", 6000, seed=5, shard_size=1500, strategies={"close_b": "at7"})
     one = run(config, workers=1)
@@ -326,6 +412,23 @@ def test_greedy_always_closes_unopposed_and_never_closing_never_closes():
     assert c["actions"][:, 1].sum() == 0            # the line-builder never plays into the other square
     c = run(RunConfig("square", "play", "r1", 2000, seed=3, strategies={"close_a": "never", "close_b": "never"})).counters
     assert c["closed"][0] == 0
+
+
+def test_last_chance_closing():
+    # A side waiting for 14 still closes on the last action of the deal with 6 or more (2S - 6 is
+    # then at least S), but not with 5 (closing would score 4 instead of 5).
+    options = GAME.resolve_rules("r1")
+    spec = kernel_spec(options, {"play_a": "greedy", "close_a": "at14", "close_b": "at14"})
+    seen = set()
+    for seed in range(30):
+        log = kernel.play_logged(*shard_bit_generators(seed, 0, 2), spec)
+        last = log["turns"][-1]
+        side = last["seat"] % 2
+        s = last["score"][side]
+        assert len(log["turns"]) == 32 and last["closed"] == (s >= 6)
+        assert log["deal_score"][side] == (2 * s - 6 if s >= 6 else s)
+        seen.add(s)
+    assert {5, 6} <= seen
 
 
 def test_four_players_ask_partner_counters():
@@ -371,6 +474,32 @@ def test_asks_per_deal_have_their_squares_and_an_interval():
     assert (row.estimate, row.ci_low, row.ci_high) == pytest.approx((mean, mean - half, mean + half), rel=1e-6)
 
 
+def test_thresholds_follow_the_logged_deals():
+    # One-deal shards of the thresholds analysis beside the deal played in both seatings: the tested
+    # side (spoiler closing at t) as side A, then as side B, against greedy closing at 7; seat 0
+    # moves first both times. The table's means are per deal and seating.
+    options = GAME.resolve_rules("r1")
+    thresholds = ["never" if t >= 15 else f"at{t}" for t in kernel.THRESHOLD_VARIANTS]
+    n = 12
+    net = np.zeros((n, len(thresholds)))
+    closed = np.zeros(len(thresholds))
+    shards = []
+    for seed in range(n):
+        shards.append(kernel.thresholds_shard(*shard_bit_generators(seed, 0, 2), 1,
+                                              kernel_spec(options, {"play_b": "greedy", "close_b": "at7"})))
+        for v, close in enumerate(thresholds):
+            for tested, roles in ((0, {"close_a": close, "play_b": "greedy", "close_b": "at7"}),
+                                  (1, {"play_a": "greedy", "close_a": "at7", "close_b": close})):
+                log = kernel.play_logged(*shard_bit_generators(seed, 0, 2), kernel_spec(options, roles))
+                net[seed, v] += log["deal_score"][tested] - log["deal_score"][1 - tested]
+                closed[v] += log["closer"] is not None and log["closer"] % 2 == tested
+    table = thresholds_table({key: sum(c[key] for c in shards) for key in shards[0]})
+    assert table.mean_net.tolist() == pytest.approx((net.mean(axis=0) / 2).tolist())
+    assert table.diff_vs_at5.tolist() == pytest.approx(((net - net[:, :1]).mean(axis=0) / 2).tolist())
+    assert table.closed_rate.tolist() == pytest.approx((closed / (2 * n)).tolist())
+    assert len(set(net.sum(axis=0))) > 1 and 0 < closed.sum()
+
+
 def test_thresholds_and_match_analyses():
     c = run(RunConfig("square", "thresholds", "r1", 300, seed=4, shard_size=100)).counters
     table = thresholds_table(c)
@@ -395,6 +524,45 @@ def test_thresholds_and_match_analyses():
     m = run(RunConfig("square", "match", "r1_four", 200, seed=4, overrides={"match": "deals"})).counters
     assert m["deals"][2] == 200                                    # 2 deals with four players
     assert len(match_table(m, GAME.resolve_rules("r1_four"))) == 6
+
+
+def test_match_ends_when_a_side_reaches_the_target():
+    # §3: the first side at or over the target after a deal wins; both over it and level, another
+    # deal. Each match here has the first deal's higher score as its target (spoilers draw no
+    # random numbers, so the match's first deal is the logged one).
+    options = GAME.resolve_rules("r1")
+    level = set()
+    for seed in range(12):
+        a, b = kernel.play_logged(*shard_bit_generators(seed, 0, 2), kernel_spec(options))["deal_score"]
+        spec = kernel_spec(dict(options, match_target=max(a, b)))
+        m = kernel.match_shard(*shard_bit_generators(seed, 0, 2), 1, spec)
+        if a != b:
+            assert m["deals"][1] == 1 and m["winner"][int(b > a)] == 1
+            assert m["winner_total"][max(a, b)] == m["loser_total"][min(a, b)] == 1
+        else:
+            assert m["deals"][1] == 0 and m["winner"][2] == 0
+        level.add(a == b)
+    assert level == {True, False}
+
+
+def test_first_mover_rotates_from_deal_to_deal():
+    # Two-deal matches: side A moves first in the first deal, side B in the second, so the sides
+    # are exchangeable and win equally often (spoilers: the first mover wins most single deals).
+    m = run(RunConfig("square", "match", "r1", 1000, seed=6, overrides={"match": "deals", "match_deals": 2})).counters
+    a, b = m["winner"][:2]
+    assert abs(a - b) <= 4 * np.sqrt(a + b)
+
+
+def test_match_table_rows():
+    c = kernel.new_match_counters()
+    c["matches"][0] = 10
+    c["winner"][:] = [5, 3, 1]
+    c["unfinished"][0] = 1
+    c["deals"][[2, 3, 7]] = [4, 5, 1]                 # (4 * 2 + 5 * 3 + 7) / 10 = 3 deals a match
+    c["closed_deals"][0], c["total_deals"][0] = 6, 30
+    table = match_table(c, GAME.resolve_rules("r1"))
+    assert table.event.tolist()[:3] == ["side A wins", "side B wins", "drawn"]
+    assert table.estimate.tolist() == pytest.approx([0.5, 0.3, 0.1, 0.1, 3.0, 0.2])
 
 
 # ---------------------------------------------------------------------------------------------
