@@ -137,7 +137,7 @@ class Reference:
         if not (s >= t or (last_chance and s >= 6)):
             return False, False, False
         if self.players == 4 and self.ask:
-            if s >= self.agree or (last_chance and s >= 6):
+            if self.agree < 15 and (s >= self.agree or (last_chance and s >= 6)):
                 return True, True, True
             self.refused[seat] = True
             return False, True, False

@@ -440,6 +440,15 @@ def test_four_players_ask_partner_counters():
     assert c["closer_seat"][2:].sum() > 0
 
 
+def test_a_partner_who_never_agrees_refuses_even_the_last_chance():
+    # agree=never refuses every ask, also on the deal's last action (where at14 would consent from
+    # 6); with every close asked, nobody closes at all
+    c = run(RunConfig("square", "play", "r1_four", 3000, seed=2,
+                      strategies={"ask": "always", "agree": "never"})).counters
+    assert c["asks"][0] > 0 and c["refusals"][0] == c["asks"][0]
+    assert c["closer_seat"].sum() == 0
+
+
 def test_asks_per_deal_have_their_squares_and_an_interval():
     # One-deal shards against the logged deal: the asks are the turns that asked the partner, and
     # their square is counted beside them for the interval of the mean asks per deal.

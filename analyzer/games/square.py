@@ -15,7 +15,8 @@ Presets: ``r1`` (two players) and ``r1_four`` (2 vs 2). Rule options (§5 of the
 Strategy roles (chosen per run): ``play_a``/``play_b`` placement strategy of side A (seat 0, and
 seat 2 in 2-vs-2; moves first) and side B: spoiler, greedy, random; ``close_a``/``close_b`` the
 closing threshold (at5 .. at14, never); in 2-vs-2 ``ask`` (never/always ask the partner) and
-``agree`` (the partner consents when the square has at least that many points).
+``agree`` (the partner consents when the square has at least that many points, or 6 when the
+deal would end otherwise; ``never`` refuses every ask).
 
 ``kozyr compare square --strategies spoiler:at5 greedy:at7 random`` compares strategies labelled
 "PLAY:CLOSE" on duplicate deals, each holding both sides of every deal (see compare_strategies).

@@ -29,7 +29,8 @@
 # else 0. A removal must gain more than 1; a discard is worth 0. Ties go to the first action in the
 # fixed order card (ascending code) x [own cells, opponents' cells, removals, discard], so GREEDY
 # and SPOILER are deterministic. Closing policy: close when S >= threshold, or when the deal would otherwise
-# end now and S >= 6 (2S - 6 > S); threshold NEVER_CLOSE disables closing.
+# end now and S >= 6 (2S - 6 >= S: no loss at 6, a gain above); threshold NEVER_CLOSE disables
+# closing, and an agree threshold of NEVER_CLOSE refuses every ask.
 #
 # Parts: square_rules.pxd (constants, deal state, scoring, legal actions, dealing),
 # square_strategies.pxd (line potential, action choice, closing policy); this file plays a deal

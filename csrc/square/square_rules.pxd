@@ -22,7 +22,7 @@ cdef enum:
     SCORE_BINS = 40            # deal score + 1 (the last-actor rule can give -1)
     MAX_ACTIONS = 1024
     CLOSE_MIN = 5              # a side may close with a square of at least 5
-    LAST_CHANCE_MIN = 6        # closing beats the plain total from 6 up (2S - 6 > S)
+    LAST_CHANCE_MIN = 6        # closing scores at least the plain total from 6 up (2S - 6 >= S)
     NEVER_CLOSE = 15
     COMPLETE_WEIGHT = 12       # potential of a complete line per point
     REMOVE_COST = 1            # a removal must gain more than this to beat a discard

@@ -125,7 +125,7 @@ cdef inline int try_close(Deal *d, const Rules *r, const Policy *policy, int sea
     if r.players == 4 and r.partner_ask == ASK_ALWAYS:
         asked[0] = 1
         d.asks += 1
-        if s >= r.agree_threshold or (last_chance and s >= LAST_CHANCE_MIN):
+        if r.agree_threshold < NEVER_CLOSE and (s >= r.agree_threshold or (last_chance and s >= LAST_CHANCE_MIN)):
             agreed[0] = 1
         else:
             d.refused[seat] = 1
