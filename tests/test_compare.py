@@ -6,6 +6,7 @@ import tempfile
 
 import numpy as np
 import pytest
+from scipy import stats as scipy_stats
 
 from analyzer.compare import compare, compare_table, summarize
 from analyzer.runner import RunConfig, run
@@ -154,3 +155,68 @@ def test_compare_header_names_the_overrides(capsys):
                  "--set", "edge_weight=3"]) == 0
     header = capsys.readouterr().out.splitlines()[0]
     assert header.startswith("# vedma compare, rules seed {\"edge_weight\": 3.0}, 200 duplicate deals"), header
+
+
+def pair_counters(a, b):
+    """The compare counters of the per-deal results a (strategy A) and b (strategy B)."""
+    a, b = np.asarray(a), np.asarray(b)
+    d = a - b
+    sums = {"pairs": d.size, "diff_sum": d.sum(), "diff_sq_sum": (d * d).sum(), "wins": (d > 0).sum(),
+            "draws": (d == 0).sum(), "losses": (d < 0).sum(), "a_sum": a.sum(), "a_sq_sum": (a * a).sum(),
+            "b_sum": b.sum(), "b_sq_sum": (b * b).sum()}
+    return {k: np.array([v]) for k, v in sums.items()}
+
+
+def test_summarize_is_the_paired_t_test():
+    # eight deals, d = 1 0 2 0 1 2 -1 3: A better in 5, equal in 2, worse in 1
+    a, b = np.array([5, 3, 8, 6, 2, 7, 4, 6]), np.array([4, 3, 6, 6, 1, 5, 5, 3])
+    s = summarize(pair_counters(a, b), alpha=0.05)
+    paired = scipy_stats.ttest_rel(a, b)
+    ci = paired.confidence_interval(0.95)
+    assert s["p_value"] == pytest.approx(paired.pvalue, rel=1e-9)
+    assert (s["ci_low"], s["ci_high"]) == pytest.approx((ci.low, ci.high), rel=1e-9)
+    assert (s["a_better"], s["equal"], s["b_better"]) == (5 / 8, 2 / 8, 1 / 8)
+    # unpaired: the standard error of a difference of independent means, sqrt(s_a²/n + s_b²/n), at
+    # the paired interval's t quantile, so that the two widths compare the variances alone
+    ratio = (a.var(ddof=1) + b.var(ddof=1)) / (a - b).var(ddof=1)
+    assert s["variance_ratio"] == pytest.approx(ratio, rel=1e-9)
+    paired_half, unpaired_half = s["ci_high"] - s["mean_diff"], s["unpaired_ci_high"] - s["mean_diff"]
+    assert (unpaired_half / paired_half) ** 2 == pytest.approx(ratio, rel=1e-9)
+
+
+def test_many_equal_differences_give_an_interval_of_no_width():
+    # forty deals with one difference: p = 0 unless that difference is 0 (then 1)
+    for d, p in ((0, 1.0), (3, 0.0)):
+        s = summarize(pair_counters(np.full(40, 5 + d), np.full(40, 5)), alpha=0.05)
+        assert (s["mean_diff"], s["ci_low"], s["ci_high"], s["p_value"]) == (d, d, d, p)
+
+
+def test_several_pairs_get_holm_p_values_and_bonferroni_intervals():
+    # three pairs of twelve deals, p = 0.069, 0.094, 0.053: Holm multiplies the k-th smallest by
+    # 4 - k and keeps the adjusted values non-decreasing, here 0.159 for all three (Bonferroni
+    # would give 0.206 and 0.281 to the larger two); each interval is a t interval at 1 - 0.05/3
+    rng = np.random.default_rng(18)
+    pairs = []
+    for _ in range(3):
+        b = rng.integers(0, 10, 12)
+        pairs.append((b + rng.integers(-2, 4, 12), b))
+    table = compare_table([(label, "w", pair_counters(a, b)) for label, (a, b) in zip("xyz", pairs)])
+    p = np.array([scipy_stats.ttest_rel(a, b).pvalue for a, b in pairs])
+    holm, running = np.empty(3), 0.0
+    for k, i in enumerate(np.argsort(p)):
+        running = max(running, (3 - k) * p[i])
+        holm[i] = min(running, 1.0)
+    assert table.p_value.to_numpy() == pytest.approx(p, rel=1e-9)
+    assert table.p_holm.to_numpy() == pytest.approx(holm, rel=1e-9)
+    t = scipy_stats.t.ppf(1 - 0.05 / 6, 11)
+    for (a, b), (_, row) in zip(pairs, table.iterrows()):
+        assert row.ci_high - row.mean_diff == pytest.approx(t * (a - b).std(ddof=1) / np.sqrt(12), rel=1e-9)
+
+
+def test_a_pair_stopped_part_way_stops_the_comparison():
+    # a table over the deals one pair finished would pass for the full comparison
+    def stopped(config, **kw):
+        return run(config, shards=[0], progress=False, **kw)
+
+    with pytest.raises(KeyboardInterrupt):
+        compare("piquet", ["greedy", "random"], deals=400, seed=1, shard_size=200, runner=stopped)

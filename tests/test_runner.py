@@ -58,6 +58,23 @@ def test_shards_use_independent_seed_streams():
     assert shard_bit_generators(5, 1, 2)[0].random_raw() == shard_bit_generators(5, 1, 2)[0].random_raw()
 
 
+def test_shard_i_draws_from_the_seed_sequence_of_its_index_and_stream():
+    # DESIGN.md: shard i seeds PCG64(SeedSequence(seed, spawn_key=(i, stream))), stream 0 dealing,
+    # the others playing; built here from numpy alone, so that a change of derivation (which would
+    # mix old and new shards in a stored run) fails
+    from analyzer.games import get_game
+
+    c = RunConfig("piquet", "deal", "ru_seed", deals=3000, seed=5, shard_size=1000,
+                  strategies={"elder_play": "random", "younger_play": "random"})
+    analysis = get_game("piquet").analysis("deal")
+    for i in range(3):
+        streams = [np.random.PCG64(np.random.SeedSequence(5, spawn_key=(i, s))) for s in range(analysis.streams)]
+        expected = analysis.kernel(streams, 1000, c.rule_options, c.strategy_names)
+        shard = run_shard(c, i)
+        for key in expected:
+            assert np.array_equal(shard[key], expected[key]), (i, key)
+
+
 def test_bit_identical_across_workers_and_backends():
     c = config()
     reference = run(c, workers=1, backend="threads")
@@ -94,6 +111,7 @@ def test_subset_of_shards_and_partial_result():
     c = config(deals=100_000, shard_size=25_000)
     partial = run(c, shards=[0, 2])
     assert not partial.complete and partial.deals_done == 50_000 == partial.counters["deals"][0]
+    assert not run(c, shards=[0, 1, 2]).complete                 # one shard short
 
 
 def _start_until_stored(cmd: list[str], store: Path, table: str) -> subprocess.Popen:

@@ -25,6 +25,9 @@ def test_wilson_is_exact_at_the_ends_and_nan_without_deals():
     assert low[0] == 0.0 and high[1] == 1.0          # not 2e-19 or 0.9999999999999998
     assert 0 < high[0] < 1 and 0 < low[1] < 1
     assert np.isnan(low[2]) and np.isnan(high[2])
+    # for some n (28 among them) the formula leaves 3e-17 or 0.9999999999999999
+    n = np.arange(1, 51)
+    assert (wilson(0 * n, n)[0] == 0.0).all() and (wilson(n, n)[1] == 1.0).all()
 
 
 def test_histogram_quantile_is_the_order_statistics_of_the_sorted_values():
@@ -77,6 +80,7 @@ def test_mean_interval_if_counted_leaves_the_interval_out_without_squares():
         mean, low, high = mean_interval_if_counted(180 if n == 30 else 3, total_sq, n)
         assert mean == (6.0 if n == 30 else 3.0) and np.isnan(low) and np.isnan(high)
     assert np.isnan(mean_interval_if_counted(0, None, 0)[0])
+    assert mean_interval_if_counted(0, 0, 30) == (0, 0, 0)     # thirty zeros: counted, not overflowed
     # no values: no mean; fewer than MIN_NORMAL_N: a mean without an interval (two equal values
     # once gave the point interval "7 (7 to 7)"); from MIN_NORMAL_N on, the normal interval
     assert all(np.isnan(v) for v in mean_interval(0, 0, 0))

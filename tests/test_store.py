@@ -90,6 +90,9 @@ def test_second_request_reads_the_store(store, monkeypatch):
     # Another seed or another option is another run.
     assert config_keys(config(deals=80_000, seed=6))[0] != config_keys(c)[0]
     assert config_keys(config(deals=80_000, overrides={"repik_bonus": 90}))[0] != config_keys(c)[0]
+    # and so is another strategy (each pair of a comparison is its own run)
+    deal = dict(game="piquet", analysis="deal", rules="ru_seed", deals=80_000, seed=5)
+    assert config_keys(RunConfig(**deal, strategies={"elder_play": "random"})) != config_keys(RunConfig(**deal))
 
 
 def test_interrupted_run_resumes_to_the_uninterrupted_result(store):
@@ -119,11 +122,32 @@ def test_a_shard_stored_twice_counts_once(store):
     assert_same_counters(store.get(run_id).counters, counters)
 
 
+def test_a_runs_seconds_add_up_over_its_shards(store):
+    c = config(deals=80_000)
+    run_id = store.open_run(c)
+    for i, seconds in ((0, 0.25), (1, 0.5)):
+        store.add_shard(run_id, i, c.shard_deals(i), runner.run_shard(c, i), seconds)
+    assert store.get(run_id).seconds == 0.75
+
+
+def test_a_run_stopped_before_it_ends_is_left_interrupted(store, monkeypatch):
+    # A Ctrl-C noted before the run stops it before its first shard. Left "running", the run of
+    # this live process could be neither extended nor deleted.
+    from analyzer import interrupts
+
+    run_id = store.open_run(config(deals=80_000))
+    monkeypatch.setattr(interrupts, "_received", True)
+    assert not complete_run(store, run_id).complete
+    assert store.get(run_id).status == "interrupted"
+    store.extend(run_id, 10_000)
+
+
 def test_extend_equals_a_longer_uninterrupted_run(store):
     c = config()                      # 6 shards of 40,000 and a short last shard of 10,000
     run_id = run_stored(c, store).extra["run_id"]
     grown = store.extend(run_id, 100_000)
     assert grown.deals == 350_000 and store.missing_shards(run_id) == [6, 7, 8]
+    assert store.find(config(deals=350_000)) == run_id and store.find(c) is None
     result = complete_run(store, run_id, workers=2)
     assert result.extra["run_id"] == run_id and result.deals_done == 350_000
     assert_same_counters(result.counters, run(config(deals=350_000)).counters)
