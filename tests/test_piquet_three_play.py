@@ -213,6 +213,10 @@ def test_deal_counters_are_consistent():
     assert counters["leza"].sum() + counters["capot"].sum() + counters["leza_shared"][0] == n
     table = g.deal_table(counters)
     assert {"repik", "pik", "capot", "леза", "mean deal total"} <= set(table.event)
+    # under tied_score a tie scores for every tied holder: the row of no single winner says so
+    tied = g.deal_table(counters, g.GAME.resolve_rules("ru_three", {"category_tie": "tied_score"}))
+    assert "nobody" not in set(tied.seat) and "nobody, or each tied holder" in set(tied.seat)
+    assert "nobody" in set(g.deal_table(counters, g.GAME.resolve_rules("ru_three")).seat)
 
 
 def test_deal_counters_recount_the_sampled_deals():

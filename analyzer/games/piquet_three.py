@@ -125,7 +125,7 @@ GAME = Game(
         "deal": Analysis("deal", "Three-handed deals: dealer's exchange, declarations among three, play, "
                          "pik/repik, леза, capot, deal totals by seat", _deal_kernel, streams=4,
                          strategies=DEAL_ROLES, summary=lambda counters, rules, strategies: [
-                             ("deals by seat", deal_table(counters)),
+                             ("deals by seat", deal_table(counters, rules)),
                              ("dealt hands beside the exact values", hand_table(counters))]),
         "game": Analysis("game", "Games to the target between players A, B, C: deals per game and the "
                          "finishing order by seat; deals = games", _game_kernel, streams=4, strategies=GAME_ROLES,
@@ -192,8 +192,11 @@ def _frame(rows) -> pd.DataFrame:
     return table
 
 
-def deal_table(counters: dict[str, np.ndarray]) -> pd.DataFrame:
-    """Rates (Wilson 95%) and means (normal 95%) of three-handed deals, by seat."""
+def deal_table(counters: dict[str, np.ndarray], options: dict | None = None) -> pd.DataFrame:
+    """Rates (Wilson 95%) and means (normal 95%) of three-handed deals, by seat. A category
+    without a single winner is "nobody"'s; under category_tie=tied_score every tied holder
+    scored it, and the row says so."""
+    tied_score = options is not None and options.get("category_tie") == "tied_score"
     n = int(counters["deals"][0])
     rows = []
     for p, who in enumerate(SEATS):
@@ -211,7 +214,7 @@ def deal_table(counters: dict[str, np.ndarray]) -> pd.DataFrame:
     for k in range(counters["dealer_exchanged"].size):
         rows.append(_rate(f"dealer exchanges {k} card{'s' if k != 1 else ''}", "dealer", counters["dealer_exchanged"][k], n))
     for c, category in enumerate(CATEGORIES):
-        for w, who in enumerate(SEATS + ("nobody",)):
+        for w, who in enumerate(SEATS + ("nobody, or each tied holder" if tied_score else "nobody",)):
             rows.append(_rate(f"{category} scored by", who, counters["category_winner"][c, w], n))
     for p, who in enumerate(SEATS):
         rows.append(_mean("mean deal total", who, counters["total_hist"][p]))
