@@ -150,6 +150,9 @@ def test_carte_blanche_in_either_hand():
     blank = (rows[:, :2] & 0x70707070) == 0
     assert not blank.all(axis=1).any()
     assert row["count"] == blank.any(axis=1).sum() > 0
+    # the carte blanche category is scored by the holder of the blank hand (nobody / elder / younger)
+    assert counters["category_winner"][0].tolist() == [n - blank.sum(), blank[:, 0].sum(), blank[:, 1].sum()]
+    assert blank[:, 1].any()
 
 
 def _options(preset):

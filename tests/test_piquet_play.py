@@ -65,6 +65,8 @@ def test_failed_open_capot_pays_the_opponent():
 @pytest.mark.parametrize("tricks,message", [
     (TV10_TRICKS.replace("AS/TC", "TC/AS"), "trick 1: elder leads TC, which he does not hold"),
     (TV10_TRICKS.replace("AH/JH", "AH/JD"), "trick 7: younger must follow suit to AH but plays JD"),
+    (TV10_TRICKS.replace("AS/TC", "AS/KS"), "trick 1: younger plays KS, which he does not hold"),
+    (TV10_TRICKS.replace("AS/TC", "AS/8S"), "trick 1: younger plays 8S, which he does not hold"),
     (TV10_TRICKS.rsplit(" ", 1)[0], "a deal has 12 tricks, got 11"),
     (TV10_TRICKS.replace("AS/TC", "AS-TC"), "trick 1: expected 'lead/follow'"),
     (TV10_TRICKS.replace("AS/TC", "AS/XX"), "malformed card 'XX'"),
@@ -658,3 +660,124 @@ def test_feature_table_reports_pik_for_elder_only():
     got = {(r.player, r.event): (r.count, r.n) for r in rows.itertuples()}
     assert got == {("elder", "repik"): (1, 10), ("elder", "pik"): (2, 10), ("younger", "repik"): (4, 20)}
     assert set(rows.value) == {"30-39"}
+
+
+def test_molchanka_takes_the_offender_s_capot():
+    # §9: the offender scores no play points, леза or capot; TV12's elder keeps his 58 declarations
+    # and the repik (60). Younger's play points, none, are doubled.
+    m = score_deal(*TV12, TV12_TRICKS, molchanka="elder")
+    assert (m.elder.play, m.elder.capot, m.elder.total) == (0, 0, 118)
+    assert m.younger.total == 0
+
+
+def test_partie_deal_totals_run_from_0_to_1000():
+    assert score_partie([(1000, 0)]).columns == (1000, 0)
+    with pytest.raises(ValueError, match="deal 1: a deal total"):
+        score_partie([(1001, 0)])
+
+
+def test_round10_ceil_keeps_a_multiple_of_ten():
+    # §8.4 "ceil" rounds up: a record already on a ten stays there, as with half-up.
+    assert [round10(x, "ceil") for x in (110, 111, 119, 120)] == [110, 120, 120, 120]
+    assert round10(110) == 110
+
+
+def test_nines_are_no_set_to_declare():
+    # §5.5: nothing below the ten makes a set, so three nines cannot be declared (TV5's younger).
+    elder, younger = "AS AH AD AC JS JH JD JC TS TH TD 7C", "KS KH KD KC QS QH QD QC TC 9S 9H 9D"
+    with pytest.raises(ValueError, match="three or four tens or better"):
+        score_declarations(elder, younger, declared={"younger": {"sets": "9S 9H 9D"}})
+
+
+def test_deal_table_wins_the_cards_counts_capots():
+    # Every deal is won on cards by one player (7 to 12 tricks, capot included) or divided 6-6;
+    # greedy play makes capots common.
+    from analyzer.games.piquet import WINS_THE_CARDS, deal_table
+
+    c = run(RunConfig("piquet", "deal", "ru_seed", deals=3000, seed=3, strategies=_strategies())).counters
+    assert c["capot"].sum() > 0
+    t = deal_table(c).set_index(["event", "player"])["count"]
+    assert (t[(WINS_THE_CARDS, "elder")] + t[(WINS_THE_CARDS, "younger")] + t[("cards divided (6-6)", "both")]
+            == 3000)
+
+
+def test_cavendish_figures_are_his_printed_odds():
+    # §16.1: repique elder "nearly 27½ to 1", younger "about 75 to 1"; pique or repique "36 to 5";
+    # the cards: elder "5 to 3 on", younger "nearly 3 to 1 against", divided "7 to 1 against".
+    from analyzer.games.piquet import CAVENDISH, WINS_THE_CARDS
+
+    assert CAVENDISH == pytest.approx({("repik", "elder"): 1 / 28.5, ("repik", "younger"): 1 / 76,
+                                       ("pik or repik", "elder"): 5 / 41, (WINS_THE_CARDS, "elder"): 5 / 8,
+                                       (WINS_THE_CARDS, "younger"): 1 / 4, ("cards divided (6-6)", "both"): 1 / 8})
+
+
+def test_a_tied_korolik_writes_no_record():
+    # §8.3: equal королик sums (20 each) give nobody the +100 record.
+    r = score_partie([(30, 10), (10, 30)])
+    assert not r.finished and r.korolik_records == (0, 0)
+
+
+def test_equal_columns_give_no_partie_figure():
+    # §8.4: королики A 40 - B 20 -> 120, B 50 - A 10 -> 140, A 30 - B 10 -> 120; the columns are
+    # 80 each, so P = 0 and A nets his королик records less B's: 240 - 140.
+    r = score_partie([(40, 0), (0, 20), (0, 50), (10, 0), (30, 0), (0, 10)])
+    assert r.finished and (r.columns, r.korolik_records) == ((80, 80), (240, 140))
+    assert r.net == (100, -100) and not r.skvoznaya
+
+
+def test_sure_announces_only_a_capot_no_holding_can_stop():
+    # §6.5, strategy "sure": TV12's elder holds each of his suits from the top down to his lowest
+    # card, so he wins every trick whatever younger holds, and announces; with 7S for JS younger
+    # (who is dealt 8S-JS here) can beat the seven, so he does not.
+    strategies = {**_strategies("refuse"), "elder_announce": "sure", "younger_announce": "never"}
+    for elder, announced in (("AS KS QS JS AH KH QH JH AD KD QD JD", 1), ("AS KS QS 7S AH KH QH JH AD KD QD JD", 0)):
+        elder = elder.split()
+        pack = np.array([[PIQUET32.bit(c) for c in elder + [c for c in PIQUET32.cards if c not in elder]]], np.uint8)
+        c = kernel.deal_shard([np.random.PCG64(s) for s in range(3)], 1, _options("ru_seed"), strategies, given=pack)
+        assert c["open_capot_announced"].tolist() == [announced, 0]
+        assert c["open_capot_made"].tolist() == [announced, 0]
+
+
+def test_partie_table_outcome_rows_follow_the_net_result():
+    # One partie a run: the row holding it must be the one the sign of A's net result names.
+    from analyzer.games.piquet import partie_table
+
+    seen = set()
+    for seed in range(12):
+        t = partie_table(run(RunConfig("piquet", "partie", "ru_seed", 1, seed)).counters).set_index("event")
+        net = t.at["mean net result of A", "estimate"]
+        outcome = "A wins the partie" if net > 0 else "B wins the partie" if net < 0 else "drawn partie"
+        assert t.at[outcome, "count"] == 1, seed
+        seen.add(outcome)
+    assert {"A wins the partie", "B wins the partie"} <= seen
+
+
+def test_heuristic_takes_the_fewest_cards_the_rules_demand_of_a_hand_with_no_spare():
+    # Every card here is worth keeping (a sixième in the point suit, four aces, three kings, a
+    # tierce major in hearts), but classic makes elder take 1 to 5 cards: he takes 1.
+    elder = "AS KS QS JS TS 9S AH KH QH AD KD AC"
+    c = run(RunConfig("piquet", "deal", "classic", deals=200, seed=9, constraint={"elder": elder},
+                      strategies=_strategies())).counters
+    assert c["exchanged_hist"][0, 1] == 200
+
+
+class _NotesDeclarations:
+    """Plays the first legal card, noting by seat and trick whether the declarations were heard."""
+
+    def __init__(self):
+        self.heard = {}
+
+    def choose_card(self, view):
+        self.heard.setdefault((view.seat, view.trick), set()).add(view.declarations is not None)
+        return view.legal[0]
+
+
+@pytest.mark.parametrize("preset,elder_first", [("classic", False), ("ru_seed", True)])
+def test_classic_elder_leads_before_younger_declares(preset, elder_first):
+    # §5: in classic elder declares and leads, and only then does younger declare; in ru_seed all
+    # declarations end before the first lead. Younger has heard them all when he first plays.
+    noted = _NotesDeclarations()
+    name = register(f"notes-declarations-{preset}", noted)
+    run(RunConfig("piquet", "deal", preset, deals=5, seed=1, strategies={"elder_play": name, "younger_play": name}))
+    assert noted.heard[("elder", 1)] == {elder_first}
+    assert noted.heard[("younger", 1)] == noted.heard[("elder", 2)] == {True}
