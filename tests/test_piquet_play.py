@@ -636,6 +636,23 @@ def test_overlapping_dealt_hands_are_refused():
                    younger_dealt="AS QH JH TH 9H KD QD JD KC QC JC TC")
 
 
+def test_dealt_hands_must_lead_to_the_final_hands_by_an_allowed_exchange():
+    # TV10's talon is 8S 7S TD 9D AC 9C 8C 7C. ru_seed lets elder exchange 0, 3, 4 or 5 cards:
+    # a dealt hand two cards off his final hand is no deal of these rules, one card off is one of
+    # classic's (1-5)
+    elder, younger = TV10
+    with pytest.raises(ValueError, match=r"elder's final hand holds 2 cards not in his dealt hand.*0, 3, 4, 5"):
+        score_deal(elder, younger, TV10_TRICKS, elder_dealt="AS KS QS JS TS 9S 8S 7S AH AD 7D 8D")
+    with pytest.raises(ValueError, match=r"elder's final hand holds 1 card not"):
+        score_deal(elder, younger, TV10_TRICKS, elder_dealt="AS KS QS JS TS 9S 8S AH AD 8H 7D 8D")
+    r = score_deal(elder, younger, TV10_TRICKS, "classic", elder_dealt="AS KS QS JS TS 9S 8S AH AD 8H 7D 8D")
+    assert r.elder.total == score_deal(elder, younger, TV10_TRICKS, "classic").elder.total
+    # younger cannot have drawn KH, a card of elder's dealt hand (elder's discards are out of play)
+    with pytest.raises(ValueError, match="younger's final hand holds KH from elder's dealt hand"):
+        score_deal(elder, younger, TV10_TRICKS, elder_dealt="AS KS QS JS TS 9S AH AD KH 9C 8C 8D",
+                   younger_dealt="TH 9H KD QD JD KC QC JC TC TD 9D AC")
+
+
 def test_deal_table_pik_or_repik_is_the_elder_s_own():
     # Pik is elder's only; "pik or repik" for elder adds his pik and his repik, not younger's repik.
     from analyzer.games.piquet import deal_table

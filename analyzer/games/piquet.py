@@ -827,12 +827,33 @@ def _parse_tricks(tricks) -> list[tuple[str, str]]:
     return out
 
 
+def _check_dealt_hands(final, dealt, given, options: dict, rules: str) -> None:
+    """A dealt hand given beside a final hand must lead to it by an exchange the rules allow: as
+    many cards taken as exchange_elder (exchange_younger) lets that seat take, all of them talon
+    cards (neither player's dealt cards: a discard is out of play). Both hands' taken cards are
+    then eight talon cards at most."""
+    taken = [set(final[p]) - set(dealt[p]) for p in range(2)]
+    for p, who in enumerate(PLAYERS):
+        if not given[p]:
+            continue
+        allowed = options[f"exchange_{who}"]
+        if len(taken[p]) not in allowed:
+            n = len(taken[p])
+            raise ValueError(f"{who}'s final hand holds {n} card{'s' if n != 1 else ''} not in his dealt hand, but the {rules} "
+                             f"rules let {who} exchange {', '.join(map(str, allowed))} (exchange_{who})")
+        from_dealt = sorted(taken[p] & set(dealt[1 - p]), key=PIQUET32.bit)
+        if from_dealt:
+            raise ValueError(f"{who}'s final hand holds {' '.join(from_dealt)} from {PLAYERS[1 - p]}'s dealt hand: "
+                             f"an exchange takes talon cards only")
+
+
 def score_deal(elder: Cards, younger: Cards, tricks, rules: str = "ru_seed", elder_dealt: Cards | None = None,
                younger_dealt: Cards | None = None, announced: str | None = None, molchanka: str | None = None,
                false_declaration: str | None = None, declared: dict | None = None, **overrides) -> DealResult:
     """Score a whole deal: the final 12-card hands (after the exchange), the 12 tricks as
     ``"lead/follow"`` strings (the leader's card first; elder leads trick 1) and optionally the
-    dealt hands (for carte blanche) and the player who announced an open capot. Illegal plays
+    dealt hands (for carte blanche; each must lead to its final hand by an exchange the rules
+    allow) and the player who announced an open capot. Illegal plays
     raise ValueError naming the trick and the rule.
 
     The optional penalties of §9 (off unless named): ``molchanka="elder"|"younger"`` — that player
@@ -850,6 +871,7 @@ def score_deal(elder: Cards, younger: Cards, tricks, rules: str = "ru_seed", eld
     for given, hand, who in ((elder_dealt, final[0], "elder"), (younger_dealt, final[1], "younger")):
         dealt.append(PIQUET32.parse(given, HAND_SIZE, f"{who} dealt hand") if given is not None else hand)
     check_disjoint(dealt, ("elder dealt", "younger dealt"))
+    _check_dealt_hands(final, dealt, (elder_dealt is not None, younger_dealt is not None), options, rules)
     if announced not in (None, "elder", "younger"):
         raise ValueError(f"announced must be 'elder', 'younger' or None, got {announced!r}")
     if announced and not options["open_capot"]:
