@@ -168,3 +168,59 @@ def test_trumps_name_the_fixed_trump_suit_in_where():
                                                "where": "count(middle & trumps) == 0"}))
     rows, candidates = sampler.deal(shard_bit_generators(5, 0, 1)[0], 2_000)
     assert (sampler.masks(rows)["middle"] & 0xFF == 0).all() and candidates > 2_000
+
+
+def test_the_k_q_of_spades_in_the_middle_hand_given_the_actor():
+    # §8.4 given the actor's 12 cards: the middle's 10 of the other 20 cards hold both the KS and
+    # the QS in C(18, 8) / C(20, 10) = 9/38 of the deals when both are free, never when the actor
+    # holds either
+    exact = marias.exact_given_actor("AH KH QH JH TH 9H 8H 7H AD KD QD JD")
+    assert exact["a 10-card hand holds the K+Q of spades"] == Fraction(9, 38)
+    for actor in ("QS KH QH JH TH 9H 8H 7H AD KD QD JD", "KS KH QH JH TH 9H 8H 7H AD KD QD JD"):
+        assert marias.exact_given_actor(actor)["a 10-card hand holds the K+Q of spades"] == 0
+
+
+def _pack(forehand: str, middle: str, rear: str) -> list[int]:
+    """The pack that protocol V deals as these hands (7 forehand, 5 middle, 5 rear, 5 forehand, 5
+    middle, 5 rear; §2 R-DEAL-2)."""
+    f, m, r = (MARIAS32.parse(h) for h in (forehand, middle, rear))
+    return [MARIAS32.bit(c) for c in f[:7] + m[:5] + r[:5] + f[7:] + m[5:] + r[5:]]
+
+
+def _given_shard(packs, mode: str, trump: int = -1) -> dict:
+    from analyzer._core import marias as core
+
+    rows = np.array(packs, dtype=np.uint8)
+    return core.stovka_shard(shard_bit_generators(1, 0, 3), len(rows), marias.GAME.resolve_rules("seed"), {}, mode,
+                             "any_hlas", rows, trump)
+
+
+def test_stovka_rows_of_two_deals_worked_by_hand():
+    # Forced Stovka in hearts (§8.2, §8.3). Deal A: the actor discards 7D 8D and keeps 7H, AS TS
+    # (a guarded ten), KS QS JS 9S 8S, TC (unguarded: the AC is out) and 7C. His only trump is the
+    # 7H and the rear holds the other seven hearts, so the rear trumps every spade lead; the actor
+    # regains the lead at most with his two clubs, and before trick 10 he must follow a heart or
+    # trump a suit he is void in: the 7H goes before the last trick and the seven fails whatever
+    # the play. Deal B: the actor discards 8C 9C and keeps KH 9H 8H (the trump K without the Q),
+    # the hlas KS QS and no A or T.
+    deal_a = _pack("7H AS TS KS QS JS 9S 8S TC 7C 7D 8D", "7S AD TD KD QD JD 9D AC KC QC",
+                   "AH TH KH QH JH 9H 8H JC 9C 8C")
+    deal_b = _pack("KH 9H 8H KS QS JS 9S 8S 7S JC 9C 8C", "AH TH QH JH 7H AS TS AC TC KC",
+                   "AD TD KD QD JD 9D 8D 7D QC 7C")
+    t = marias.stovka_tables(_given_shard([deal_a, deal_b], "forced", trump=1))
+    assert t["overall"].qualifying_deals[0] == 2
+    assert dict(zip(t["by trump honours"].trump_honours, t["by trump honours"].n)) == {"7": 1, "K": 1}
+    assert dict(zip(t["by unguarded side tens"].unguarded_side_tens, t["by unguarded side tens"].n)) == {0: 1, 1: 1}
+    assert dict(zip(t["by side aces"].side_aces, t["by side aces"].n)) == {0: 1, 1: 1}
+    sedma = t["companion rates"].set_index("rate").loc["sedma (trump 7 wins the last trick)"]
+    assert (sedma.n, sedma.successes) == (1, 0)
+
+
+def test_the_rear_player_may_take_over_after_the_middle_passes():
+    # §3.4 steps 2-4: the forehand (clubs and diamonds 8 to K) declares FARBA; the middle player has
+    # no Malý or Veľký hand and passes; the rear holds A K Q J T 9 of hearts and A K Q J of spades,
+    # a Veľký without a losing card, and takes the game over
+    pack = _pack("8D 9D TD JD QD KD 8C 9C TC JC QC KC", "8H 7H TS 9S 8S 7S AD 7D AC 7C",
+                 "AH KH QH JH TH 9H AS KS QS JS")
+    table = marias.contracts_table(_given_shard([pack], "natural"))
+    assert list(table.contract) == ["velky"] and list(table.deals) == [1]

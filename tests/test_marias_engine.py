@@ -160,6 +160,7 @@ def test_play_deal_given_sequence_and_settlement():
     (dict(k={"main": 5}), "max_doublings"),
     (dict(k={"sedma": 1}), "Stovka has no sedma part to double; its parts: main"),
     (dict(contract="hra", k={"sedma_proti": 1}), "has no sedma_proti part to double; its parts: hra"),
+    (dict(contract="hra", k={"main": 1}), "Hra has no main part to double; its parts: hra"),
     (dict(hands=[HANDS[0], HANDS[1], "JS 7S 9H 8H 7H AD TD KD QD XX"]), "malformed card"),
     (dict(sedma_proti=True, trump="D"), "sedma proti needs a defender holding the trump 7"),
     (dict(hands=None), "three hands of 10 cards, got None"),
@@ -177,9 +178,20 @@ def test_play_deal_errors(kwargs, message):
 def test_talon_rules():
     with pytest.raises(ValueError, match="A or a T"):
         play_deal([HANDS[0], HANDS[1], "JS 7S 9H 8H 7H JD JH KD QD 9D"], "AD TD", "hra", "C")
+    with pytest.raises(ValueError, match="A or a T"):
+        play_deal([HANDS[0], HANDS[1], "JS 7S 9H 8H 7H AD JD KD QD 9D"], "TD JH", "hra", "C")
     # Malý and Veľký accept any discard
     r = play_deal([HANDS[0], HANDS[1], "JS 7S 9H 8H 7H JD JH KD QD 9D"], "AD TD", "maly")
     assert r.settlement.amount in (5, -5)
+
+
+def test_malý_names_the_duty_to_beat_in_its_own_rank_order():
+    # §1.2: in Malý the T ranks between the 9 and the J. Over the rear's JS the forehand (TS QS 7S)
+    # must beat with the QS (§5.3); his TS is refused for that duty, as his 7S is.
+    hands = ["TS QS 7S AC TC KC QC 9C 8C 7D", "AS KS 8S 9S AH TH KH QH JH 9H", "JS 8D 9D TD JD QD KD AD 7C JC"]
+    for card in ("TS", "7S"):
+        with pytest.raises(ValueError, match=f"may not play {card}: must beat the trick with a higher S if able"):
+            play_deal(hands, "7H 8H", "maly", tricks=["JS", card], actor=2)
 
 
 def test_sedma_proti_and_seven_events():

@@ -97,6 +97,9 @@ def test_natural_game_against_the_reference(protocol, overrides, runslow):
         if d["proti_by"] >= 0:
             assert game in ("hra", "stovka") and options["allow_proti"]
             assert "7" + trump in hands[(actor + 1 + d["proti_by"]) % 3]
+        # §5.5a: the seven-holder is the actor of an announced seven, or the defender of sedma proti
+        holder = actor if game in ("sedma", "sto_a_sedem") else (actor + 1 + d["proti_by"]) % 3 if d["proti_by"] >= 0 else -1
+        assert d["seven_holder"] == holder
         cards = [MARIAS32.card(b) for b in d["cards"]]
         holder = d["seven_holder"] if d["seven_holder"] >= 0 else None
         r = ref.replay(hands, actor, game, trump, cards, holder, options["hlas_queen_first"] and trump is not None,

@@ -176,6 +176,7 @@ def test_lost_stovka_against_the_defenders_ticha_stovka(max_hlas):
     (dict(game="hra", trump="X"), "trump"),
     (dict(game="hra", trump="S", cp_actor=55), "cp_actor"),
     (dict(game="hra", trump="S", seven="won_def", last="actor"), "contradicts"),
+    (dict(game="hra", trump="S", seven="killed_actor", last="actor"), "contradicts"),
     (dict(game="sedma", trump="S", sedma_proti=True), "sedma proti"),
     (dict(game="hra", trump="S", hlasy_actor=[30]), "hlasy_actor"),
     (dict(game="hra", trump="S", k={"hra": -1}), "doublings from 0 to 10"),

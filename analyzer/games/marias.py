@@ -1152,8 +1152,9 @@ def play_deal(hands: Sequence[Cards], talon: Cards, contract: str, trump: str | 
         hand = [c for c in parsed[seat] if c not in played]
         trick = cards[trick_no * 3:trick_no * 3 + pos]
         legal = MARIAS32.from_mask(out["legal"][i])
-        reason = _illegal_reason(hand, trick, card, trump if suit_game else None, MARIAS32.ranks,
-                                 seat == seven_holder, options["hlas_queen_first"] and suit_game, legal)
+        order = ORDER_SUIT if suit_game else ORDER_BETL
+        reason = _illegal_reason(hand, trick, card, trump if suit_game else None, order, seat == seven_holder,
+                                 options["hlas_queen_first"] and suit_game, legal)
         raise ValueError(f"trick {trick_no + 1}, card {pos + 1}: {SEATS[seat]} may not play {card}: {reason} "
                          f"(legal: {' '.join(legal)})")
     trick_list = tuple(tuple((out["seats"][j], cards[j]) for j in range(t * 3, t * 3 + 3))
