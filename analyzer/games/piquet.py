@@ -837,10 +837,11 @@ def _check_dealt_hands(final, dealt, given, options: dict, rules: str) -> None:
         if not given[p]:
             continue
         allowed = options[f"exchange_{who}"]
-        if len(taken[p]) not in allowed:
-            n = len(taken[p])
-            raise ValueError(f"{who}'s final hand holds {n} card{'s' if n != 1 else ''} not in his dealt hand, but the {rules} "
-                             f"rules let {who} exchange {', '.join(map(str, allowed))} (exchange_{who})")
+        n = len(taken[p])
+        if n not in allowed:
+            raise ValueError(f"{who}'s final hand holds {n} card{'s' if n != 1 else ''} not in his dealt hand, "
+                             f"but the {rules} rules let {who} exchange {', '.join(map(str, allowed))} "
+                             f"(exchange_{who})")
         from_dealt = sorted(taken[p] & set(dealt[1 - p]), key=PIQUET32.bit)
         if from_dealt:
             raise ValueError(f"{who}'s final hand holds {' '.join(from_dealt)} from {PLAYERS[1 - p]}'s dealt hand: "

@@ -402,7 +402,10 @@ def _category_scorers(decl) -> tuple[str, ...]:
     names = []
     for c, w in enumerate(decl["winner"]):
         seats = [SEATS[w]] if w < len(SEATS) else [who for p, who in enumerate(SEATS) if decl["score"][p][c]]
-        names.append(" and ".join((", ".join(seats[:-1]), seats[-1])) if len(seats) > 1 else (seats or ["nobody"])[0])
+        if len(seats) > 1:
+            names.append(", ".join(seats[:-1]) + " and " + seats[-1])
+        else:
+            names.append(seats[0] if seats else "nobody")
     return tuple(names)
 
 
