@@ -321,6 +321,19 @@ def test_game_places_by_seat_of_the_first_deal():
     assert first > 350 and third < 300
 
 
+def test_the_deal_passes_to_the_left():
+    # Only a pik (first leader, 500 at a count of 1) scores much, and the target of 1000 takes two
+    # piks. The deal passes to the left (§10), so the first leaders are seats 1, 2, 0, 1, ... by
+    # the first deal's seating: the third seat (2) gets each chance one deal before the first dealer
+    # (0) and finishes first more often (about 34% against 27%); passing right would mirror that.
+    overrides = {"survivors": "stop", "target": 1000, "pik_threshold": 1, "pik_bonus": 500, "repik_threshold": 200,
+                 "seq_values": "0,0,0,0,0,0", "trio_value": 0, "quatorze_value": 0, "carte_blanche_value": 0}
+    c = run(RunConfig("piquet_three", "game", "ru_three", 4000, 1, overrides=overrides,
+                      strategies=g._game_strategies("heuristic", "greedy"), shard_size=4000), workers=1).counters
+    first = c["place_by_seat"][:, 0]
+    assert first[1] > first[2] > first[0] + 100
+
+
 def test_survivors_keep_their_own_two_handed_totals():
     # A and B play well, C refuses the talon and plays at random: C finishes last in most games
     # (about 80%), which needs each survivor of a two-handed deal credited with his own total
