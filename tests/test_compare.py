@@ -8,6 +8,8 @@ import numpy as np
 import pytest
 from scipy import stats as scipy_stats
 
+from compare_reference import compare_counters
+
 from analyzer.compare import compare, compare_table, summarize
 from analyzer.runner import RunConfig, run
 from analyzer.strategies import register
@@ -158,13 +160,8 @@ def test_compare_header_names_the_overrides(capsys):
 
 
 def pair_counters(a, b):
-    """The compare counters of the per-deal results a (strategy A) and b (strategy B)."""
-    a, b = np.asarray(a), np.asarray(b)
-    d = a - b
-    sums = {"pairs": d.size, "diff_sum": d.sum(), "diff_sq_sum": (d * d).sum(), "wins": (d > 0).sum(),
-            "draws": (d == 0).sum(), "losses": (d < 0).sum(), "a_sum": a.sum(), "a_sq_sum": (a * a).sum(),
-            "b_sum": b.sum(), "b_sq_sum": (b * b).sum()}
-    return {k: np.array([v]) for k, v in sums.items()}
+    """The compare counters of the per-deal results a (strategy A) and b (strategy B), as one shard's."""
+    return {k: np.array([v]) for k, v in compare_counters(a, b).items()}
 
 
 def test_summarize_is_the_paired_t_test():

@@ -15,6 +15,7 @@ from analyzer.games import klabor as k
 from analyzer.runner import shard_bit_generators
 
 import klabor_reference as ref
+from compare_reference import compare_counters
 
 RULES = k.PRESETS["standard"]
 LAYOUT_FIELDS = ("elder_first", "dealer_first", "elder_second", "dealer_second", "turnup", "bottom")
@@ -29,14 +30,6 @@ def spec_for(elder: str, dealer: str, rules=RULES) -> dict:
     spec["threshold_a"] = rules["threshold"] if ta == "rules" else int(ta)
     spec["threshold_b"] = rules["threshold"] if tb == "rules" else int(tb)
     return spec
-
-
-def counters_from(a: np.ndarray, b: np.ndarray) -> dict[str, int]:
-    """The analyzer.compare counters of per-deal results a (strategy A) and b (strategy B)."""
-    d = a - b
-    return {"pairs": len(a), "diff_sum": d.sum(), "diff_sq_sum": (d * d).sum(), "wins": (d > 0).sum(),
-            "draws": (d == 0).sum(), "losses": (d < 0).sum(), "a_sum": a.sum(), "a_sq_sum": (a * a).sum(),
-            "b_sum": b.sum(), "b_sq_sum": (b * b).sum()}
 
 
 def single_deals(seed: int, shard: int, n: int, elder: str, dealer: str) -> np.ndarray:
@@ -63,7 +56,7 @@ def test_duplicate_deals_are_the_two_ordinary_runs_with_seats_swapped(a, b):
         assert np.array_equal(first[:, :6], second[:, :6])          # the same cards both times
         a_res.append(first[:, col["score_elder"]] + second[:, col["score_dealer"]])
         b_res.append(first[:, col["score_dealer"]] + second[:, col["score_elder"]])
-    expected = counters_from(np.concatenate(a_res), np.concatenate(b_res))
+    expected = compare_counters(np.concatenate(a_res), np.concatenate(b_res))
     assert as_dict(runs[0].counters) == {key: int(v) for key, v in expected.items()}
     row = table.iloc[0]
     assert row.mean_diff == pytest.approx(row.mean_a - row.mean_b)
@@ -167,7 +160,7 @@ def test_counters_are_the_sums_of_the_rows_and_the_deals_are_the_single_deals():
     first, second = rows[:, 0], rows[:, 1]
     a = first[:, col["score_elder"]] + second[:, col["score_dealer"]]
     b = first[:, col["score_dealer"]] + second[:, col["score_elder"]]
-    assert counters == {key: int(v) for key, v in counters_from(a, b).items()}
+    assert counters == {key: int(v) for key, v in compare_counters(a, b).items()}
     single = single_deals(seed, 0, n, "greedy@30", "random@90")   # other strategies, same seed
     assert np.array_equal(first[:, :6], single[:, :6]) and np.array_equal(second[:, :6], single[:, :6])
 

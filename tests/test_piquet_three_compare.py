@@ -14,6 +14,8 @@ from analyzer.games import get_game
 from analyzer.games import piquet_three as p3
 from analyzer.runner import shard_bit_generators
 
+from compare_reference import compare_counters
+
 RULES = get_game("piquet_three").resolve_rules("ru_three", {})
 TWO = p3.two_handed_rules(RULES)
 TOTAL = core.SCORE_FIELDS.index("total")
@@ -39,13 +41,6 @@ def results_of(totals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return (totals * a_seats).sum(axis=(1, 2)), (totals * ~a_seats).sum(axis=(1, 2))
 
 
-def counters_from(a: np.ndarray, b: np.ndarray) -> dict[str, int]:
-    d = a - b
-    return {"pairs": len(a), "diff_sum": d.sum(), "diff_sq_sum": (d * d).sum(), "wins": (d > 0).sum(),
-            "draws": (d == 0).sum(), "losses": (d < 0).sum(), "a_sum": a.sum(), "a_sq_sum": (a * a).sum(),
-            "b_sum": b.sum(), "b_sq_sum": (b * b).sum()}
-
-
 def seat_strategies(a: str, b: str, play: int) -> dict:
     """Strategies of the ordinary deal analysis for play `play` of the compare kernel."""
     r = roles(a, b)
@@ -63,7 +58,7 @@ def test_six_plays_are_the_ordinary_deals_with_every_seating():
     merged = {k: 0 for k in COMPARE_COUNTERS}
     for shard in range(2):
         counters, totals = compare_totals(seed, shard, n, a, b)
-        assert counters == {k: int(v) for k, v in counters_from(*results_of(totals)).items()}
+        assert counters == {k: int(v) for k, v in compare_counters(*results_of(totals)).items()}
         for play in range(6):
             single = core.sample_deals(shard_bit_generators(seed, shard, 4), n, RULES, seat_strategies(a, b, play), TWO)
             assert np.array_equal(totals[:, play], single["scores"][:, TOTAL]), (shard, play)
@@ -73,7 +68,7 @@ def test_six_plays_are_the_ordinary_deals_with_every_seating():
 
 def test_counters_are_the_sums_of_the_plays_with_random_strategies():
     counters, totals = compare_totals(5, 0, 300, "random", "refuse+greedy")
-    assert counters == {k: int(v) for k, v in counters_from(*results_of(totals)).items()}
+    assert counters == {k: int(v) for k, v in compare_counters(*results_of(totals)).items()}
     assert counters["pairs"] == 300 and counters["wins"] + counters["draws"] + counters["losses"] == 300
 
 

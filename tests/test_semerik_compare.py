@@ -14,6 +14,8 @@ from analyzer.games import get_game
 from analyzer.games.semerik import compare_strategies, kernel_spec
 from analyzer.runner import RunConfig, run, shard_bit_generators
 
+from compare_reference import compare_counters
+
 GAME = get_game("semerik")
 RULES = GAME.resolve_rules("default")
 ROW = core.COMPARE_ROW
@@ -43,10 +45,7 @@ def ordinary_deals(n, seed, a="greedy", b="greedy"):
 def test_counters_are_the_sums_of_the_per_deal_results():
     counters, rows = compare_rows("greedy", "random", 3000, seed=4)
     a, b = results(rows)
-    d = a - b
-    expected = dict(pairs=len(d), diff_sum=d.sum(), diff_sq_sum=(d * d).sum(), wins=(d > 0).sum(),
-                    draws=(d == 0).sum(), losses=(d < 0).sum(), a_sum=a.sum(), a_sq_sum=(a * a).sum(),
-                    b_sum=b.sum(), b_sq_sum=(b * b).sum())
+    expected = compare_counters(a, b)
     assert set(counters) == set(COMPARE_COUNTERS)
     for key in COMPARE_COUNTERS:
         assert counters[key][0] == expected[key], key
